@@ -1,0 +1,13 @@
+"""Reading dumps, extracting elements with context, converting datasets and indexing them."""
+
+from indexer.extract import extract_page, resolve_links
+from indexer.readers import PageReader, RawPage, ReadSummary, open_reader
+
+__all__ = [
+    "extract_page",
+    "resolve_links",
+    "open_reader",
+    "PageReader",
+    "RawPage",
+    "ReadSummary",
+]

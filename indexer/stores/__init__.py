@@ -1,0 +1,59 @@
+"""Stores: one ``Store`` protocol, two engines (embedded Tantivy by default, Elasticsearch)."""
+
+from __future__ import annotations
+
+from indexer.stores.base import (
+    AnyOf,
+    Bool,
+    Exact,
+    Hit,
+    PageHit,
+    PageInfo,
+    Prefix,
+    Query,
+    Store,
+    StoreStats,
+    StoreWriter,
+    Text,
+    normalize_title,
+    title_variants,
+)
+from wikicheck.errors import ConfigError
+
+__all__ = [
+    "open_store",
+    "Store",
+    "StoreWriter",
+    "StoreStats",
+    "Hit",
+    "PageHit",
+    "PageInfo",
+    "Query",
+    "Text",
+    "Exact",
+    "AnyOf",
+    "Prefix",
+    "Bool",
+    "normalize_title",
+    "title_variants",
+]
+
+
+def open_store(
+    *, index_dir: str | None = None, es: str | None = None, create: bool = False, **options
+) -> Store:
+    """Open (or with ``create=True`` create) the embedded index at ``index_dir`` or ES at ``es``.
+
+    Engines are imported here and nowhere else outside ``indexer/stores``.
+    """
+    if index_dir and es:
+        raise ConfigError("choose one store: --index-dir (embedded) or --es URL, not both")
+    if es:
+        from indexer.stores.elastic import ElasticStore
+
+        return ElasticStore(es, create=create, **options)
+    if not index_dir:
+        raise ConfigError("no store given: pass --index-dir DIR or --es URL")
+    from indexer.stores.tantivy import TantivyStore
+
+    return TantivyStore(index_dir, create=create, **options)

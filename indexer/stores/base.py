@@ -1,0 +1,241 @@
+"""The engine-neutral store contract: the ``Store`` protocol, the query tree and hits.
+
+Retrieval builds queries as small trees of :class:`Text`, :class:`Exact`, :class:`AnyOf`,
+:class:`Prefix` and :class:`Bool` nodes — from tokens, in code, never by handing claim text to a
+query-string parser (claims contain words and characters that are query syntax). Each store
+translates the tree: Tantivy through its programmatic query constructors, Elasticsearch through
+the DSL. Everything returned is our own types (:class:`Hit`, :class:`PageHit`, ``Element``), never
+engine objects.
+
+Two indices:
+
+* **elements** — fields ``id``, ``page``, ``type`` (keywords), ``text`` (English-stemmed),
+  ``text_plain`` (lowercased, unstemmed), ``title`` (page title as text), ``sections``,
+  ``headers`` (row/column header texts), plus the stored element.
+* **pages** — ``title`` (text), ``title_near`` (normalized keyword, see
+  :func:`normalize_title`), ``title_prefix`` (edge n-grams / prefix), ``lead`` (first sentences),
+  ``body`` (all element text).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, Union, runtime_checkable
+
+from wikicheck.model import Element
+
+__all__ = [
+    "Text",
+    "Exact",
+    "AnyOf",
+    "Prefix",
+    "Bool",
+    "Query",
+    "Hit",
+    "PageHit",
+    "PageInfo",
+    "StoreStats",
+    "Store",
+    "StoreWriter",
+    "ELEMENT_FIELDS",
+    "PAGE_FIELDS",
+    "normalize_title",
+    "title_variants",
+    "tokens",
+]
+
+ELEMENT_FIELDS = ("id", "page", "type", "text", "text_plain", "title", "sections", "headers")
+PAGE_FIELDS = ("title", "title_near", "title_prefix", "lead", "body")
+
+TextMode = Literal["or", "and", "phrase"]
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Full-text match of ``text`` (analysed like the field) in ``field``.
+
+    ``mode``: ``or`` (any term, BM25-ranked), ``and`` (all terms), ``phrase`` (terms in order).
+    """
+
+    field: str
+    text: str
+    boost: float = 1.0
+    mode: TextMode = "or"
+
+
+@dataclass(frozen=True, slots=True)
+class Exact:
+    """Exact keyword equality (``page``, ``type``, ``id``, ``title_near``)."""
+
+    field: str
+    value: str
+    boost: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Keyword equal to any of ``values`` (a terms query)."""
+
+    field: str
+    values: tuple[str, ...]
+    boost: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Prefix:
+    """Keyword/normalized-title prefix match (``title_prefix``)."""
+
+    field: str
+    value: str
+    boost: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    """Boolean combination; ``filter`` and ``must_not`` do not score."""
+
+    should: tuple[Query, ...] = ()
+    must: tuple[Query, ...] = ()
+    filter: tuple[Query, ...] = ()
+    must_not: tuple[Query, ...] = ()
+    boost: float = 1.0
+
+
+Query = Union[Text, Exact, AnyOf, Prefix, Bool]
+
+
+@dataclass(slots=True)
+class Hit:
+    """An element search result: the stored element and its engine score."""
+
+    id: str
+    score: float
+    element: Element
+
+
+@dataclass(slots=True)
+class PageHit:
+    title: str
+    score: float
+
+
+@dataclass(slots=True)
+class PageInfo:
+    """What the page index holds about one page."""
+
+    title: str
+    n_elements: int
+    lead: str = ""
+    by_type: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class StoreStats:
+    pages: int
+    elements: int
+    by_type: dict[str, int]
+    bytes_on_disk: int | None
+    engine: str
+    location: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pages": self.pages,
+            "elements": self.elements,
+            "by_type": dict(self.by_type),
+            "bytes_on_disk": self.bytes_on_disk,
+            "engine": self.engine,
+            "location": self.location,
+        }
+
+
+@runtime_checkable
+class StoreWriter(Protocol):
+    """Adds pages in batches; ``commit`` makes them durable together with a checkpoint token."""
+
+    def add_page(self, title: str, elements: Sequence[Element], lead: str | None = None) -> None:
+        """Index a page and its elements, replacing any earlier version of that page."""
+
+    def commit(self, checkpoint: dict[str, Any] | None = None) -> None:
+        """Make everything added so far durable, atomically with ``checkpoint``."""
+
+    def close(self) -> None:
+        """Release the writer (uncommitted additions are discarded)."""
+
+
+@runtime_checkable
+class Store(Protocol):
+    """One interface over every engine (embedded Tantivy, Elasticsearch)."""
+
+    engine: str
+
+    def writer(self, *, heap_mb: int = 256, threads: int | None = None) -> StoreWriter: ...
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        """The checkpoint token of the last commit (None for a fresh index)."""
+
+    def search(
+        self, query: Query, k: int = 10, *, filters: Sequence[Query] = ()
+    ) -> list[Hit]:
+        """Top-``k`` elements for ``query`` restricted by non-scoring ``filters``."""
+
+    def search_pages(self, query: Query, k: int = 10) -> list[PageHit]:
+        """Top-``k`` pages of the page index."""
+
+    def get(self, ids: Sequence[str]) -> dict[str, Element]:
+        """The stored elements for ``ids`` (unknown ids are absent from the result)."""
+
+    def page(self, title: str) -> PageInfo | None:
+        """Page-index entry for an exact title, or None."""
+
+    def page_elements(self, title: str) -> list[Element]:
+        """Every element of a page in page order (empty if the page is unknown)."""
+
+    def titles_near(self, text: str, k: int = 10) -> list[str]:
+        """Titles whose normalized form equals ``text``'s (with/without disambiguation suffix)."""
+
+    def stats(self) -> StoreStats: ...
+
+    def close(self) -> None: ...
+
+
+_PUNCT_RE = re.compile(r"[\W_]+", re.UNICODE)
+_DISAMBIG_RE = re.compile(r"\s*\((?:disambiguation)\)\s*$", re.IGNORECASE)
+_TOKEN_RE = re.compile(r"\w+", re.UNICODE)
+
+
+def normalize_title(text: str) -> str:
+    """The near-match form of a title: NFC, case-folded, punctuation/underscores folded to spaces.
+
+    ``"Aare_(river)"``, ``"aare (River)"`` and ``"AARE – river"`` all give ``"aare river"``.
+    NFC here only for matching: stored ids keep the dump's own form (NFD in the official db).
+    """
+    text = unicodedata.normalize("NFC", text).casefold()
+    return " ".join(_PUNCT_RE.sub(" ", text).split())
+
+
+def title_variants(title: str) -> list[str]:
+    """Normalized forms a title is findable under: itself and without " (disambiguation)"."""
+    forms = [normalize_title(title)]
+    stripped = _DISAMBIG_RE.sub("", title)
+    if stripped != title and stripped.strip():
+        forms.append(normalize_title(stripped))
+    return forms
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens (lowercased) for building term queries in code."""
+    return [t.casefold() for t in _TOKEN_RE.findall(text)]
+
+
+def dedupe(values: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for v in values:
+        if v not in seen:
+            seen.add(v)
+            out.append(v)
+    return out

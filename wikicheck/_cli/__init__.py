@@ -1,0 +1,1 @@
+"""Command implementations for :mod:`wikicheck.cli` (one module per area) and shared options."""

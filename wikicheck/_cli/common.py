@@ -1,0 +1,145 @@
+"""Options, output and error handling shared by every command (defined once, reused everywhere)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import click
+import orjson
+
+from wikicheck.errors import WikicheckError
+
+__all__ = [
+    "json_option",
+    "output_option",
+    "store_options",
+    "open_store_from_options",
+    "handle_errors",
+    "wants_json",
+    "write_json",
+    "write_jsonl_line",
+    "console",
+    "progress",
+]
+
+
+def json_option(f: Callable) -> Callable:
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON instead of a table (default when piped)."
+    )(f)
+
+
+def output_option(f: Callable) -> Callable:
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        help="Write results to this file instead of stdout.",
+    )(f)
+
+
+def store_options(f: Callable) -> Callable:
+    """``--index-dir`` / ``--es``: where the index lives (embedded Tantivy or Elasticsearch)."""
+    f = click.option(
+        "--es",
+        "es_url",
+        envvar="WIKICHECK_ES_URL",
+        default=None,
+        help="Elasticsearch URL (env WIKICHECK_ES_URL); overrides --index-dir.",
+    )(f)
+    f = click.option(
+        "--index-dir",
+        type=click.Path(file_okay=False),
+        default="wikicheck-index",
+        show_default=True,
+        help="Embedded (Tantivy) index directory.",
+    )(f)
+    return f
+
+
+def open_store_from_options(index_dir: str, es_url: str | None, *, create: bool = False, **kw: Any):
+    """Open the store the options name (imported lazily: engines load only when needed)."""
+    from indexer.stores import open_store
+
+    return open_store(index_dir=None if es_url else index_dir, es=es_url, create=create, **kw)
+
+
+def handle_errors(f: Callable) -> Callable:
+    """Turn library errors into a one-line click error (exit 1), never a traceback."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except WikicheckError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+    return wrapper
+
+
+def wants_json(as_json: bool) -> bool:
+    """JSON when asked for, or when stdout is not a terminal (piped into another program)."""
+    return as_json or not sys.stdout.isatty() or os.environ.get("WIKICHECK_JSON") == "1"
+
+
+def write_json(data: Any) -> None:
+    sys.stdout.buffer.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.flush()
+
+
+def write_jsonl_line(stream, data: Any) -> None:
+    stream.write(orjson.dumps(data) + b"\n")
+
+
+@functools.lru_cache(maxsize=1)
+def console():
+    from rich.console import Console
+
+    return Console(stderr=False)
+
+
+def progress(*, transient: bool = False):
+    """A rich progress bar with rate and ETA, drawn on stderr so stdout stays clean for data."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=transient,
+        disable=os.environ.get("WIKICHECK_NO_PROGRESS") == "1",
+    )
+
+
+def iter_with_progress(items: Iterable, total: int | None, description: str, unit: str = "it"):
+    """Iterate ``items`` under a progress bar showing ``unit``/s and ETA when ``total`` is known."""
+    import time
+
+    with progress() as bar:
+        task = bar.add_task(description, total=total, rate="")
+        start = time.perf_counter()
+        n = 0
+        for item in items:
+            yield item
+            n += 1
+            if n % 16 == 0 or (total is not None and n == total):
+                elapsed = max(time.perf_counter() - start, 1e-9)
+                bar.update(task, completed=n, rate=f"{n / elapsed:,.1f} {unit}/s")
+        bar.update(task, completed=n)

@@ -1,0 +1,51 @@
+"""The ``wikicheck`` command line: a thin click layer over the library.
+
+Each command lives in ``wikicheck/_cli/<area>.py`` and is imported only when it runs, so
+``wikicheck --help`` stays fast (no torch/spaCy import) and a command whose optional extras are
+missing fails alone. Library errors (:mod:`wikicheck.errors`) become one-line click errors here.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from wikicheck import __version__
+
+# name -> "module:attribute". Only commands that work are registered (`--help` lists these).
+COMMANDS: dict[str, str] = {
+    "elements": "wikicheck._cli.elements:elements",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports each command's module on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="wikicheck")
+def main() -> None:
+    """Fact extraction and verification over Wikipedia sentences and tables (FEVEROUS).
+
+    \b
+    Index a dump, retrieve evidence for claims, verify them and score the result:
+      wikicheck index samples/pages.jsonl
+      wikicheck verify "Aare is a river in Switzerland."
+      wikicheck predict samples/claims.jsonl -o pred.jsonl
+      wikicheck score pred.jsonl --gold samples/claims.jsonl
+    """
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

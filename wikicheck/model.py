@@ -1,0 +1,86 @@
+"""The data model every part shares: ``Element`` (one search document) and ``Evidence``.
+
+Readers yield raw page dicts (the FEVEROUS page JSON); :mod:`indexer.extract` turns a page into
+``Element``s; stores index and return them; the retriever wraps them in ``Evidence`` with its
+per-stage scores; the verifier reads ``Evidence``. Nothing downstream sees engine objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+__all__ = ["Element", "Evidence", "LABELS", "SUPPORTS", "REFUTES", "NEI"]
+
+SUPPORTS = "SUPPORTS"
+REFUTES = "REFUTES"
+NEI = "NOT ENOUGH INFO"
+#: The three verdicts, in the order probabilities are reported.
+LABELS = (SUPPORTS, REFUTES, NEI)
+
+
+@dataclass(slots=True)
+class Element:
+    """One sentence, cell, header cell, table caption or list item, with its context.
+
+    ``context`` lists context ids the way the official annotations do: the page title first,
+    then the enclosing sections outermost first, then (for data cells) row and column headers.
+    """
+
+    id: str
+    page: str
+    type: str
+    text: str
+    position: int
+    links: list[str] = field(default_factory=list)
+    section_ids: list[str] = field(default_factory=list)
+    section_names: list[str] = field(default_factory=list)
+    context: list[str] = field(default_factory=list)
+    # tables (cells, header cells, captions)
+    table: int | None = None
+    row: int | None = None
+    col: int | None = None
+    table_type: str | None = None
+    row_headers: list[str] = field(default_factory=list)
+    row_header_texts: list[str] = field(default_factory=list)
+    col_headers: list[str] = field(default_factory=list)
+    col_header_texts: list[str] = field(default_factory=list)
+    # lists
+    list_no: int | None = None
+    level: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Element:
+        """Build from a dict, ignoring keys this version does not know (forward compatible)."""
+        known = _ELEMENT_FIELDS
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    @property
+    def headers_text(self) -> str:
+        """Row then column header texts, for indexing and linearisation."""
+        return " ; ".join(self.row_header_texts + self.col_header_texts)
+
+
+_ELEMENT_FIELDS = frozenset(f.name for f in fields(Element))
+
+
+@dataclass(slots=True)
+class Evidence:
+    """A retrieved element with the scores each retrieval stage gave it."""
+
+    element: Element
+    score: float = 0.0
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.element.id
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.element.to_dict()
+        d["score"] = self.score
+        d["scores"] = dict(self.scores)
+        return d
