@@ -85,20 +85,33 @@ def extract_page(page: dict[str, Any]) -> list[Element]:
         value = page[key]
         if key.startswith("sentence_"):
             if not isinstance(value, str):
-                raise PageError(f"page {title!r}: {key} must be a string, got {type(value).__name__}")
+                raise PageError(
+                    f"page {title!r}: {key} must be a string, got {type(value).__name__}"
+                )
             text, links = resolve_links(value)
             out.append(
                 Element(
-                    f"{title}_{key}", title, "sentence", text, len(out), links,
-                    sec_ids, sec_names, base_ctx,
+                    f"{title}_{key}",
+                    title,
+                    "sentence",
+                    text,
+                    len(out),
+                    links,
+                    sec_ids,
+                    sec_names,
+                    base_ctx,
                 )
             )
         elif key.startswith("section_"):
             if not isinstance(value, dict) or not isinstance(value.get("value"), str):
-                raise PageError(f"page {title!r}: {key} must be {{value, level}}, got {short_repr(value, 80)}")
+                raise PageError(
+                    f"page {title!r}: {key} must be {{value, level}}, got {short_repr(value, 80)}"
+                )
             level = value.get("level", 2)
             if not isinstance(level, int) or isinstance(level, bool):
-                raise PageError(f"page {title!r}: {key} level must be an integer, got {short_repr(level)}")
+                raise PageError(
+                    f"page {title!r}: {key} level must be an integer, got {short_repr(level)}"
+                )
             while stack and stack[-1][0] >= level:
                 stack.pop()
             name, _ = resolve_links(value["value"])
@@ -124,8 +137,13 @@ def _number(title: str, key: str) -> int:
 
 
 def _extract_table(
-    title: str, key: str, value: Any, sec_ids: list[str], sec_names: list[str],
-    base_ctx: list[str], out: list[Element],
+    title: str,
+    key: str,
+    value: Any,
+    sec_ids: list[str],
+    sec_names: list[str],
+    base_ctx: list[str],
+    out: list[Element],
 ) -> None:
     t = _number(title, key)
     if not isinstance(value, dict) or not isinstance(value.get("table"), list):
@@ -137,13 +155,24 @@ def _extract_table(
         text, links = resolve_links(caption)
         out.append(
             Element(
-                f"{title}_table_caption_{t}", title, "table_caption", text, len(out), links,
-                sec_ids, sec_names, base_ctx, table=t, table_type=table_type,
+                f"{title}_table_caption_{t}",
+                title,
+                "table_caption",
+                text,
+                len(out),
+                links,
+                sec_ids,
+                sec_names,
+                base_ctx,
+                table=t,
+                table_type=table_type,
             )
         )
     # Span-expanded grid: grid[r][c] -> index into `cells` (a spanning cell fills its rectangle).
     grid: list[dict[int, int]] = [{} for _ in rows]
-    cells: list[tuple[dict, int, int, str, list[str]]] = []  # (cell, grid_row, grid_col, text, links)
+    cells: list[
+        tuple[dict, int, int, str, list[str]]
+    ] = []  # (cell, grid_row, grid_col, text, links)
     for r, row in enumerate(rows):
         if not isinstance(row, list):
             raise PageError(f"page {title!r}: {key} row {r} must be a list of cells")
@@ -170,7 +199,7 @@ def _extract_table(
     def is_header(i: int) -> bool:
         return bool(cells[i][0].get("is_header"))
 
-    for idx, (cell, r, c, text, links) in enumerate(cells):
+    for cell, r, c, text, links in cells:
         header = bool(cell.get("is_header"))
         cid = cell.get("id")
         if not isinstance(cid, str) or not cid:
@@ -179,8 +208,19 @@ def _extract_table(
         if header:
             out.append(
                 Element(
-                    full_id, title, "header_cell", text, len(out), links, sec_ids, sec_names,
-                    base_ctx, table=t, row=r, col=c, table_type=table_type,
+                    full_id,
+                    title,
+                    "header_cell",
+                    text,
+                    len(out),
+                    links,
+                    sec_ids,
+                    sec_names,
+                    base_ctx,
+                    table=t,
+                    row=r,
+                    col=c,
+                    table_type=table_type,
                 )
             )
             continue
@@ -190,9 +230,21 @@ def _extract_table(
         ch_ids = [f"{title}_{cells[i][0]['id']}" for i in col_h if i not in row_h]
         out.append(
             Element(
-                full_id, title, "cell", text, len(out), links, sec_ids, sec_names,
-                [*base_ctx, *rh_ids, *ch_ids], table=t, row=r, col=c, table_type=table_type,
-                row_headers=rh_ids, row_header_texts=[cells[i][3] for i in row_h],
+                full_id,
+                title,
+                "cell",
+                text,
+                len(out),
+                links,
+                sec_ids,
+                sec_names,
+                [*base_ctx, *rh_ids, *ch_ids],
+                table=t,
+                row=r,
+                col=c,
+                table_type=table_type,
+                row_headers=rh_ids,
+                row_header_texts=[cells[i][3] for i in row_h],
                 col_headers=ch_ids,
                 col_header_texts=[cells[i][3] for i in col_h if i not in row_h],
             )
@@ -222,15 +274,22 @@ def _walk_col(grid: list[dict[int, int]], c: int, rows, is_header) -> list[int]:
 
 
 def _extract_list(
-    title: str, key: str, value: Any, sec_ids: list[str], sec_names: list[str],
-    base_ctx: list[str], out: list[Element],
+    title: str,
+    key: str,
+    value: Any,
+    sec_ids: list[str],
+    sec_names: list[str],
+    base_ctx: list[str],
+    out: list[Element],
 ) -> None:
     n = _number(title, key)
     if not isinstance(value, dict) or not isinstance(value.get("list"), list):
         raise PageError(f"page {title!r}: {key} must be an object with a 'list' of items")
     for item in value["list"]:
         if not isinstance(item, dict) or not isinstance(item.get("value"), str):
-            raise PageError(f"page {title!r}: {key} has an item that is not {{value: str, ...}}: {short_repr(item, 80)}")
+            raise PageError(
+                f"page {title!r}: {key} has an item that is not {{value: str, ...}}: {short_repr(item, 80)}"
+            )
         iid = item.get("id")
         if not isinstance(iid, str) or not iid:
             raise PageError(f"page {title!r}: {key} has an item without an 'id'")
@@ -238,8 +297,17 @@ def _extract_list(
         text, links = resolve_links(item["value"])
         out.append(
             Element(
-                f"{title}_{iid}", title, "item", text, len(out), links, sec_ids, sec_names,
-                base_ctx, list_no=n, level=level if isinstance(level, int) else 0,
+                f"{title}_{iid}",
+                title,
+                "item",
+                text,
+                len(out),
+                links,
+                sec_ids,
+                sec_names,
+                base_ctx,
+                list_no=n,
+                level=level if isinstance(level, int) else 0,
             )
         )
 

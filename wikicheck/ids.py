@@ -113,8 +113,10 @@ def to_triple(element_id: str) -> tuple[str, str, str]:
 
 def from_triple(triple: list | tuple) -> str:
     """Inverse of :func:`to_triple` (leaderboard submissions carry triples)."""
-    if not isinstance(triple, (list, tuple)) or len(triple) != 3 or not all(
-        isinstance(x, str) for x in triple
+    if (
+        not isinstance(triple, (list, tuple))
+        or len(triple) != 3
+        or not all(isinstance(x, str) for x in triple)
     ):
         raise IdError(f"expected [page, type, position] strings, got {short_repr(triple)}")
     page, type_, position = triple

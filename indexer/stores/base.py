@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Union, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from wikicheck.model import Element
 
@@ -104,7 +104,7 @@ class Bool:
     boost: float = 1.0
 
 
-Query = Union[Text, Exact, AnyOf, Prefix, Bool]
+Query = Text | Exact | AnyOf | Prefix | Bool
 
 
 @dataclass(slots=True)
@@ -177,9 +177,7 @@ class Store(Protocol):
     def checkpoint(self) -> dict[str, Any] | None:
         """The checkpoint token of the last commit (None for a fresh index)."""
 
-    def search(
-        self, query: Query, k: int = 10, *, filters: Sequence[Query] = ()
-    ) -> list[Hit]:
+    def search(self, query: Query, k: int = 10, *, filters: Sequence[Query] = ()) -> list[Hit]:
         """Top-``k`` elements for ``query`` restricted by non-scoring ``filters``."""
 
     def search_pages(self, query: Query, k: int = 10) -> list[PageHit]:

@@ -29,7 +29,10 @@ __all__ = [
 
 def json_option(f: Callable) -> Callable:
     return click.option(
-        "--json", "as_json", is_flag=True, help="Print JSON instead of a table (default when piped)."
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="Print JSON instead of a table (default when piped).",
     )(f)
 
 
