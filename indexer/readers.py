@@ -111,7 +111,9 @@ def parse_record(record: RawRecord) -> RawPage:
         )
     title = data.get("title")
     if not isinstance(title, str) or not title:
-        raise InputError(f"page has no usable 'title': {short_repr(title)}", path=path, line=_int(line))
+        raise InputError(
+            f"page has no usable 'title': {short_repr(title)}", path=path, line=_int(line)
+        )
     if not isinstance(data.get("order"), list):
         raise InputError(f"page {title!r} has no 'order' list", path=path, line=_int(line))
     return RawPage(record.ordinal, record.location, data)
@@ -267,7 +269,9 @@ def _sqlite_count(path: Path) -> int:
 def _iter_sqlite(path: Path, skip: int = 0) -> Iterator[tuple[str, bytes]]:
     conn = _sqlite_connect(path)
     try:
-        cur = conn.execute("SELECT rowid, id, data FROM wiki ORDER BY rowid LIMIT -1 OFFSET ?", (skip,))
+        cur = conn.execute(
+            "SELECT rowid, id, data FROM wiki ORDER BY rowid LIMIT -1 OFFSET ?", (skip,)
+        )
         while True:
             rows = cur.fetchmany(256)
             if not rows:

@@ -17,6 +17,14 @@ The headline numbers reproduce ``feverous_scorer.py`` of ``Raldir/FEVEROUS`` (se
 * ``evidence_recall``: per row 1.0 if some gold set is covered or the row has no gold sets;
 * ``evidence_f1``: from the averaged precision and recall (0.0 where both are 0).
 
+Diagnostics beside them: ``macro_f1`` and ``per_label`` (precision/recall/F1, n = gold count,
+over the labels seen in gold or predictions), ``per_challenge`` (feverous_score, label_accuracy,
+n, plus evidence_recall; rows without a challenge are left out), ``recall_at_k`` (see
+:func:`wikicheck.retrieval_metrics.recall_at_k`) and ``full_evidence_coverage`` (share of the
+claims that have gold sets with one whole set inside the truncated prediction). Added keys:
+``recall_at_k_n`` (claims behind each kind), ``has_labels``, ``notes``, ``matching`` and, from
+:func:`score_files`, ``inputs`` (rows read and skipped, with file:line examples).
+
 Inputs are never modified (truncation makes new lists). Ids compare as exact strings, which is
 what comparing the official ``[page, type, position]`` triples amounts to.
 """
@@ -39,8 +47,9 @@ from wikicheck.annotations import (
     row_key,
 )
 from wikicheck.errors import IdError, InputError
-from wikicheck.ids import CELL_LIKE_TYPES, parse_id, table_id
+from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import LABELS
+from wikicheck.retrieval_metrics import RECALL_KINDS, recall_at_k
 
 __all__ = [
     "K_VALUES",
@@ -60,7 +69,6 @@ MAX_EVIDENCE = 5
 MAX_EVIDENCE_CELL = 25
 #: Cut-offs for ``recall_at_k``.
 K_VALUES = (1, 3, 5, 10, 25)
-RECALL_KINDS = ("pages", "sentences", "tables", "cells")
 
 
 def evidence_type(element_id: str) -> str:
@@ -203,9 +211,10 @@ def _score_row(claim: Claim, pred: Prediction, max_evidence: int, max_cell: int)
     covered = any(s <= pred_set for s in gold_sets)
     precision = sum(e in gold_union for e in predicted) / len(predicted) if predicted else 1.0
     recall = 1.0 if covered or not gold_sets else 0.0
+    # Labels compare upper-cased, as officially (objects built in code skip the readers' check).
     return _Row(
-        claim.label,
-        pred.predicted_label,
+        claim.label.upper() if claim.label else None,
+        pred.predicted_label.upper() if pred.predicted_label else None,
         claim.challenge,
         precision,
         recall,
@@ -230,78 +239,6 @@ def _label_metrics(rows: Sequence[_Row]) -> tuple[dict[str, dict[str, Any]], flo
         r = tp / n_gold if n_gold else 0.0
         per_label[label] = {"precision": p, "recall": r, "f1": _f1(p, r), "n": n_gold}
     return per_label, _mean(v["f1"] for v in per_label.values())
-
-
-def _kinds(element_id: str) -> tuple[str | None, str | None, str | None]:
-    """``(page, table key, kind)`` of an id for recall@k; kind is sentences/cells/None."""
-    try:
-        p = parse_id(element_id)
-    except IdError:
-        return None, None, None
-    table = None
-    if p.type in ("cell", "header_cell", "table_caption", "table"):
-        table = table_id(p.page, p.numbers[0])
-    kind = {"sentence": "sentences", "cell": "cells", "header_cell": "cells"}.get(p.type)
-    return p.page, table, kind
-
-
-def _distinct(values: Iterable[str | None]) -> list[str]:
-    seen: dict[str, None] = {}
-    for v in values:
-        if v is not None:
-            seen.setdefault(v, None)
-    return list(seen)
-
-
-def _recall_at_k(claim: Claim, pred: Prediction, k_values: Sequence[int]) -> dict[str, list]:
-    """Per-kind recall@k values for one claim; a kind is absent when the claim has no such gold.
-
-    * pages / tables: 1.0 when any gold page / table (from the gold ids, plus the claim's
-      ``gold_tables`` for table-level gold) is among the first k distinct predicted ones;
-    * sentences / cells (cells include header cells): the best gold set's share of its
-      sentences / cells found among the first k distinct predicted ones.
-
-    The full predicted list is used (not the scorer's truncated one), so rankings longer than
-    the 5/25 budget still show their recall at 10 and 25.
-    """
-    info = [(e, *_kinds(e)) for e in pred.predicted_evidence]  # (id, page, table, kind)
-    ranked = {
-        "pages": _distinct(i[1] for i in info),
-        "tables": _distinct(i[2] for i in info),
-        "sentences": _distinct(i[0] for i in info if i[3] == "sentences"),
-        "cells": _distinct(i[0] for i in info if i[3] == "cells"),
-    }
-    gold_pages: set[str] = set()
-    gold_tables: set[str] = set()
-    gold_sets: dict[str, list[set[str]]] = {"sentences": [], "cells": []}
-    for s in claim.evidence:
-        per_kind: dict[str, set[str]] = {"sentences": set(), "cells": set()}
-        for element_id in s.content:
-            page, table, kind = _kinds(element_id)
-            if page is not None:
-                gold_pages.add(page)
-            if table is not None:
-                gold_tables.add(table)
-            if kind is not None:
-                per_kind[kind].add(element_id)
-        for kind, ids in per_kind.items():
-            if ids:
-                gold_sets[kind].append(ids)
-    extra_tables = claim.extra.get("gold_tables")
-    if isinstance(extra_tables, list):
-        gold_tables.update(
-            t for t in (_kinds(x)[1] for x in extra_tables if isinstance(x, str)) if t
-        )
-    out: dict[str, list] = {}
-    for kind, gold in (("pages", gold_pages), ("tables", gold_tables)):
-        if gold:
-            out[kind] = [float(any(x in gold for x in ranked[kind][:k])) for k in k_values]
-    for kind, sets in gold_sets.items():
-        if sets:
-            out[kind] = [
-                max(len(s & set(ranked[kind][:k])) / len(s) for s in sets) for k in k_values
-            ]
-    return out
 
 
 def score_pairs(
@@ -362,7 +299,7 @@ def score_pairs(
         }
     per_kind: dict[str, list[list[float]]] = {kind: [] for kind in RECALL_KINDS}
     for c, p in pairs:
-        for kind, values in _recall_at_k(c, p, k_values).items():
+        for kind, values in recall_at_k(c, p, k_values).items():
             per_kind[kind].append(values)
     result["recall_at_k"] = {
         kind: {str(k): _mean(v[i] for v in per_kind[kind]) for i, k in enumerate(k_values)}
