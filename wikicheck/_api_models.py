@@ -1,0 +1,235 @@
+"""Request/response schemas and limits of the HTTP API (:mod:`wikicheck.api`).
+
+Every request field carries its limit here, so validation, the OpenAPI document at ``/docs`` and
+the 4xx messages come from one place. Limits that depend on the deployment (batch size, body
+size, worker pool) live in :class:`Limits` and are checked in the routes with messages naming the
+limit and the flag that raises it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from wikicheck.model import LABELS, Element, Evidence
+
+__all__ = [
+    "Limits",
+    "RetrieveRequest",
+    "RetrieveBatchRequest",
+    "VerifyRequest",
+    "VerifyBatchRequest",
+    "ElementOut",
+    "EvidenceOut",
+    "RetrieveResponse",
+    "RetrieveBatchResponse",
+    "VerifyResponse",
+    "VerifyBatchResponse",
+    "SearchHitOut",
+    "SearchResponse",
+    "PageResponse",
+    "HealthResponse",
+    "ErrorResponse",
+    "MAX_CLAIM_CHARS",
+    "MAX_QUERY_CHARS",
+]
+
+#: Longest claim accepted (FEVEROUS claims are < 600 characters; 2000 leaves room).
+MAX_CLAIM_CHARS = 2000
+#: Longest ``/search`` query text.
+MAX_QUERY_CHARS = 1000
+#: Per-request retrieval depth caps (the FEVEROUS scorer reads 5 sentences and 25 cells).
+MAX_K_PAGES = 20
+MAX_K_SENTENCES = 50
+MAX_K_CELLS = 100
+MAX_SEARCH_K = 100
+
+#: The element types ``/search?type=`` accepts (:data:`wikicheck.ids.EVIDENCE_TYPES`).
+EvidenceType = Literal["sentence", "cell", "header_cell", "table_caption", "item"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Deployment limits: what ``wikicheck serve`` flags set; requests beyond them get a 4xx.
+
+    ``workers`` threads run the CPU-bound work (retrieval, verification, store reads) off the
+    event loop; at most ``max_pending`` requests may be running or waiting for one, and the next
+    is refused at once with 503 + ``Retry-After`` instead of queueing without bound.
+    ``load_retry_s`` > 0 makes a server whose index does not exist yet retry loading it.
+    """
+
+    max_batch: int = 32
+    max_body_bytes: int = 1_000_000
+    workers: int = 2
+    max_pending: int = 64
+    retry_after_s: int = 1
+    max_page_elements: int = 10_000
+    #: Most concurrent single-claim requests run as one batch (see ``Coalescer``; 1: off).
+    #: Larger batches cost less CPU per claim but every request in one waits for all of it.
+    coalesce: int = 8
+    #: Seconds between load attempts while the index is missing (0: fail at once).
+    load_retry_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("max_batch", "max_body_bytes", "workers", "max_pending", "retry_after_s",
+                     "coalesce"):  # fmt: skip
+            if getattr(self, name) < 1:
+                raise ValueError(f"Limits.{name} must be >= 1, got {getattr(self, name)!r}")
+
+
+_Claim = Field(
+    min_length=1,
+    max_length=MAX_CLAIM_CHARS,
+    description=f"The claim to check (1-{MAX_CLAIM_CHARS} characters).",
+    examples=["Aarhus is the second-largest city in Denmark."],
+)
+
+
+class _Strict(BaseModel):
+    # Unknown fields are an error: a misspelt "k_sentence" must not be silently ignored.
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Depth(_Strict):
+    k_pages: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_K_PAGES,
+        strict=True,
+        description="Pages searched for evidence (server default 5).",
+    )
+    k_sentences: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_K_SENTENCES,
+        strict=True,
+        description="Most sentences returned (default 5).",
+    )
+    k_cells: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_K_CELLS,
+        strict=True,
+        description="Most cells, header cells, captions and items returned (default 25).",
+    )
+
+
+class RetrieveRequest(_Depth):
+    claim: str = _Claim
+
+
+_BatchClaim = Annotated[str, Field(min_length=1, max_length=MAX_CLAIM_CHARS)]
+
+
+class RetrieveBatchRequest(_Depth):
+    claims: list[_BatchClaim] = Field(
+        min_length=1,
+        description="Claims to retrieve evidence for (at most the server's --max-batch).",
+    )
+
+
+class VerifyRequest(_Depth):
+    claim: str = _Claim
+    labels: Literal[2, 3] = Field(
+        3,
+        description="3: SUPPORTS / REFUTES / NOT ENOUGH INFO; 2: SUPPORTS / REFUTES only "
+        "(the other two renormalized; NOT ENOUGH INFO reported as 0).",
+    )
+
+
+class VerifyBatchRequest(_Depth):
+    claims: list[_BatchClaim] = Field(
+        min_length=1, description="Claims to verify (at most --max-batch)."
+    )
+    labels: Literal[2, 3] = 3
+
+
+class ElementOut(BaseModel):
+    """A stored element: text with links resolved, context ids and table/list coordinates."""
+
+    id: str
+    page: str
+    type: str
+    text: str
+    position: int
+    context: list[str] = []
+    section_names: list[str] = []
+    links: list[str] = []
+    table: int | None = None
+    row: int | None = None
+    col: int | None = None
+    row_header_texts: list[str] = []
+    col_header_texts: list[str] = []
+    list_no: int | None = None
+    level: int | None = None
+
+    @classmethod
+    def of(cls, el: Element) -> ElementOut:
+        return cls(**{name: getattr(el, name) for name in cls.model_fields})
+
+
+class EvidenceOut(ElementOut):
+    score: float = Field(description="Final retrieval score (higher is better).")
+    scores: dict[str, float] = Field({}, description="Each retrieval stage's score.")
+
+    @classmethod
+    def of_evidence(cls, ev: Evidence) -> EvidenceOut:
+        fields = {name: getattr(ev.element, name) for name in ElementOut.model_fields}
+        return cls(**fields, score=float(ev.score), scores=dict(ev.scores))
+
+
+class RetrieveResponse(BaseModel):
+    claim: str
+    predicted_evidence: list[str] = Field(description="Evidence ids in confidence order.")
+    evidence: list[EvidenceOut]
+
+
+class RetrieveBatchResponse(BaseModel):
+    results: list[RetrieveResponse]
+
+
+class VerifyResponse(BaseModel):
+    claim: str
+    predicted_label: str = Field(description=" / ".join(LABELS))
+    probabilities: dict[str, float]
+    predicted_evidence: list[str]
+    evidence: list[EvidenceOut]
+    used_evidence: list[str] = Field(
+        [], description="Evidence ids that were inside the verifier's input window."
+    )
+
+
+class VerifyBatchResponse(BaseModel):
+    results: list[VerifyResponse]
+
+
+class SearchHitOut(ElementOut):
+    score: float
+
+
+class SearchResponse(BaseModel):
+    q: str
+    hits: list[SearchHitOut]
+
+
+class PageResponse(BaseModel):
+    title: str
+    n_elements: int
+    lead: str
+    by_type: dict[str, int]
+    elements: list[ElementOut]
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok", "loading", "error"]
+    store: str | None = None
+    retriever: bool = False
+    verifier: bool = False
+    error: str | None = None
+
+
+class ErrorResponse(BaseModel):
+    detail: str
+    errors: list[dict[str, Any]] | None = None
