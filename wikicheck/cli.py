@@ -16,6 +16,19 @@ from wikicheck import __version__
 # name -> "module:attribute". Only commands that work are registered (`--help` lists these).
 COMMANDS: dict[str, str] = {
     "elements": "wikicheck._cli.elements:elements",
+    "quickstart": "wikicheck._cli.quickstart:quickstart",
+    "convert": "wikicheck._cli.convert:convert",
+    "index": "wikicheck._cli.index:index",
+    "stats": "wikicheck._cli.index:stats",
+    "search": "wikicheck._cli.index:search",
+    "retrieve": "wikicheck._cli.retrieve:retrieve",
+    "score": "wikicheck._cli.score:score",
+    "evaluate": "wikicheck._cli.evaluate:evaluate",
+    "train-verifier": "wikicheck._cli.verifier:train_verifier",
+    "verify": "wikicheck._cli.verifier:verify",
+    "predict": "wikicheck._cli.verifier:predict",
+    "serve": "wikicheck._cli.serve:serve",
+    "kibana-setup": "wikicheck._cli.kibana:kibana_setup",
 }
 
 

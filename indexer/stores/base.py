@@ -45,6 +45,7 @@ __all__ = [
     "normalize_title",
     "title_variants",
     "tokens",
+    "lead_text",
 ]
 
 ELEMENT_FIELDS = ("id", "page", "type", "text", "text_plain", "title", "sections", "headers")
@@ -154,7 +155,14 @@ class StoreStats:
 
 @runtime_checkable
 class StoreWriter(Protocol):
-    """Adds pages in batches; ``commit`` makes them durable together with a checkpoint token."""
+    """Adds pages in batches; ``commit`` makes them durable together with a checkpoint token.
+
+    Optional fast path (used by :mod:`indexer.pipeline` when present): the store has a picklable
+    ``encode_page(title, elements, lead) -> payload`` run in extraction workers, and the writer
+    ``add_encoded(payload)``, so the single writer process does no per-element Python work.
+    A writer may also have ``abort()``: the pipeline calls it instead of ``close()`` when a run
+    fails or is interrupted (``close()`` may publish the build; ``abort()`` must not).
+    """
 
     def add_page(self, title: str, elements: Sequence[Element], lead: str | None = None) -> None:
         """Index a page and its elements, replacing any earlier version of that page."""
@@ -227,6 +235,17 @@ def title_variants(title: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """Word tokens (lowercased) for building term queries in code."""
     return [t.casefold() for t in _TOKEN_RE.findall(text)]
+
+
+def lead_text(elements: Iterable[Element], n: int = 3) -> str:
+    """A page's lead for the page index: its first ``n`` sentences, joined by spaces."""
+    out: list[str] = []
+    for el in elements:
+        if el.type == "sentence":
+            out.append(el.text)
+            if len(out) >= n:
+                break
+    return " ".join(out)
 
 
 def dedupe(values: Iterable[str]) -> list[str]:

@@ -1,0 +1,345 @@
+"""Parallel, resumable indexing: dump -> workers (parse + extract) -> one writer -> store.
+
+The reader hands out chunks of undecoded records; worker processes decode them, extract the
+elements and (when the store offers ``store.encode_page`` and ``writer.add_encoded``) encode
+them into the store's own plain-tuple form, so the single writer in this process only copies
+strings into the engine.
+Results come back **in reading order** (a bounded window of pending chunks, consumed first in
+first out), so everything written is always a prefix of the dump: the checkpoint stored with each
+commit is simply the number of records consumed, plus a fingerprint of the sources so a resumed
+run cannot silently continue over different files. Memory is bounded by the window
+(``workers * 3`` chunks of ``chunk_pages`` records) and the engine's writer heap, whatever the
+dump size.
+
+Entry point: :func:`index_sources`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from indexer.extract import extract_located
+from indexer.readers import RawRecord, ReadSummary, open_reader, parse_record
+from indexer.stores.base import Store
+from wikicheck.errors import ConfigError, InputError
+from wikicheck.model import Element
+
+__all__ = ["index_sources", "IndexSummary", "IndexProgress", "source_fingerprint"]
+
+CHECKPOINT_VERSION = 1
+_SOURCE_SUFFIXES = (
+    ".db",
+    ".sqlite",
+    ".sqlite3",
+    ".zip",
+    ".jsonl",
+    ".jsonl.gz",
+    ".json",
+    ".json.gz",
+)
+
+
+@dataclass(slots=True)
+class IndexProgress:
+    """What a progress callback sees after each chunk."""
+
+    records: int  # consumed in this run
+    total: int | None  # records in the sources, when known cheaply
+    start: int  # records skipped because an earlier run committed them
+    pages: int
+    elements: int
+    skipped: int
+    seconds: float
+
+
+@dataclass
+class IndexSummary:
+    """The outcome of one run: what went in, what was skipped and why, how fast."""
+
+    location: str
+    records: int = 0
+    pages: int = 0
+    elements: int = 0
+    by_type: Counter = field(default_factory=Counter)
+    read: ReadSummary = field(default_factory=ReadSummary)
+    seconds: float = 0.0
+    resumed_from: int = 0
+    total_records: int | None = None
+    commits: int = 0
+    interrupted: bool = False
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds if self.seconds else 0.0
+
+    @property
+    def elements_per_s(self) -> float:
+        return self.elements / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "location": self.location,
+            "records": self.records,
+            "pages": self.pages,
+            "elements": self.elements,
+            "by_type": dict(self.by_type),
+            "skipped": self.read.skipped,
+            "skipped_reasons": dict(self.read.reasons),
+            "skipped_examples": list(self.read.examples),
+            "seconds": round(self.seconds, 3),
+            "pages_per_s": round(self.pages_per_s, 1),
+            "elements_per_s": round(self.elements_per_s, 1),
+            "resumed_from": self.resumed_from,
+            "total_records": self.total_records,
+            "commits": self.commits,
+            "interrupted": self.interrupted,
+        }
+
+
+def source_fingerprint(sources: Sequence[str | os.PathLike]) -> str:
+    """Names and sizes of every source file, in reading order (stable across copies/moves)."""
+    h = hashlib.sha1()
+    for src in sources:
+        p = Path(src)
+        files = (
+            sorted(
+                f for f in p.rglob("*") if f.is_file() and f.name.lower().endswith(_SOURCE_SUFFIXES)
+            )
+            if p.is_dir()
+            else [p]
+        )
+        for f in files:
+            rel = f.relative_to(p).as_posix() if p.is_dir() else f.name
+            h.update(f"{rel}\0{f.stat().st_size}\n".encode())
+    return h.hexdigest()[:16]
+
+
+# -- worker side ----------------------------------------------------------------------------
+
+_ENCODER: Callable | None = None
+
+
+def _init_worker(encoder: Callable | None, watch_parent: bool = False) -> None:
+    global _ENCODER
+    _ENCODER = encoder
+    if watch_parent:
+        threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    # Forked workers share the task pipe's write end, so they never see EOF when the writer
+    # dies (SIGKILL, OOM): leave as soon as we are orphaned instead of waiting forever.
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _process_chunk(chunk: list[tuple[int, str, bytes]]) -> tuple[int, list, ReadSummary, Counter]:
+    """Decode + extract (+ encode) one chunk; bad records are counted, never raised."""
+    summary = ReadSummary()
+    by_type: Counter = Counter()
+    out = []
+    for ordinal, location, data in chunk:
+        try:
+            page = parse_record(RawRecord(ordinal, location, data))
+            elements = extract_located(page.data, location)
+        except InputError as exc:
+            summary.record_error(exc)
+            continue
+        summary.pages += 1
+        for el in elements:
+            by_type[el.type] += 1
+        if _ENCODER is not None:
+            out.append(_ENCODER(page.title, elements, None))
+        else:
+            out.append((page.title, orjson.dumps([el.to_dict() for el in elements])))
+    last = chunk[-1][0] + 1 if chunk else 0
+    return last, out, summary, by_type
+
+
+def _chunks(records: Iterable[RawRecord], size: int) -> Iterator[list[tuple[int, str, bytes]]]:
+    chunk: list[tuple[int, str, bytes]] = []
+    for r in records:
+        chunk.append((r.ordinal, r.location, r.data))
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+# -- main side ------------------------------------------------------------------------------
+
+
+def index_sources(
+    sources: Sequence[str | os.PathLike],
+    store: Store,
+    *,
+    workers: int | None = None,
+    resume: bool = False,
+    batch_pages: int = 20_000,
+    commit_seconds: float = 120.0,
+    chunk_pages: int = 64,
+    heap_mb: int = 512,
+    writer_threads: int | None = None,
+    progress: Callable[[IndexProgress], None] | None = None,
+) -> IndexSummary:
+    """Index every page of ``sources`` into ``store``; resumable, exactly once.
+
+    ``workers``: extraction processes (default: all cores; 0 extracts in this process).
+    ``batch_pages`` / ``commit_seconds``: commit (with checkpoint) after that many pages or
+    seconds, whichever comes first — the most work a crash can cost.
+    """
+    reader = open_reader(*sources)
+    fingerprint = source_fingerprint(sources)
+    location = str(getattr(store, "path", None) or store.stats().location)
+    start, base = _start_point(store, resume, fingerprint, location)
+    summary = IndexSummary(location=location, resumed_from=start)
+    summary.total_records = reader.total()
+    workers = (os.cpu_count() or 1) if workers is None else max(0, workers)
+
+    encode = getattr(store, "encode_page", None)
+    pool = _start_pool(workers, encode) if workers else None
+    try:
+        writer = store.writer(heap_mb=heap_mb, threads=writer_threads)
+    except BaseException:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        raise
+    t0 = time.perf_counter()
+    state = {"records": start, "pages_since": 0, "last_commit": t0}
+
+    def checkpoint() -> dict[str, Any]:
+        return {
+            "version": CHECKPOINT_VERSION,
+            "records": state["records"],
+            "fingerprint": fingerprint,
+            "sources": [str(s) for s in sources],
+            "pages": base["pages"] + summary.pages,
+            "elements": base["elements"] + summary.elements,
+            "skipped": base["skipped"] + summary.read.skipped,
+        }
+
+    def commit() -> None:
+        writer.commit(checkpoint())
+        summary.commits += 1
+        state["pages_since"] = 0
+        state["last_commit"] = time.perf_counter()
+
+    def consume(result: tuple[int, list, ReadSummary, Counter]) -> None:
+        last, pages, chunk_summary, by_type = result
+        for page in pages:
+            if encode is not None:
+                writer.add_encoded(page)
+            else:
+                title, blob = page
+                writer.add_page(title, [Element.from_dict(d) for d in orjson.loads(blob)])
+        summary.records += last - state["records"]
+        state["records"] = last
+        summary.pages += chunk_summary.pages
+        summary.read.merge(chunk_summary)
+        summary.by_type.update(by_type)
+        n = sum(by_type.values())
+        summary.elements += n
+        state["pages_since"] += chunk_summary.pages
+        now = time.perf_counter()
+        if state["pages_since"] >= batch_pages or now - state["last_commit"] >= commit_seconds:
+            commit()
+        if progress is not None:
+            progress(
+                IndexProgress(
+                    summary.records, summary.total_records, start, summary.pages,
+                    summary.elements, summary.read.skipped, now - t0,
+                )
+            )  # fmt: skip
+
+    chunks = _chunks(reader.iter_raw(start), chunk_pages)
+    finished = False
+    try:
+        if pool is None:
+            _init_worker(encode)
+            for chunk in chunks:
+                consume(_process_chunk(chunk))
+        else:
+            _run_pool(chunks, pool, workers, consume)
+        commit()
+        finished = True
+    except KeyboardInterrupt:
+        # Everything handed to the writer is a whole-chunk prefix (a page cut short by the
+        # interrupt lies beyond the checkpoint and is replayed, replaced, by --resume).
+        summary.interrupted = True
+        commit()
+    finally:
+        # close() may publish the build (Elasticsearch swaps its alias): only a finished run
+        # does that; an interrupted or failed one keeps its checkpoint for --resume.
+        if finished:
+            writer.close()
+        else:
+            getattr(writer, "abort", writer.close)()
+        summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _start_pool(workers: int, encode: Callable | None):
+    """Worker processes, started before the writer exists (see below)."""
+    # fork where available: instant start and no re-import of __main__. It happens before the
+    # engine's writer threads start, and workers never touch the engine (they exit with
+    # os._exit, so no engine destructor runs in them either).
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    return ctx.Pool(workers, initializer=_init_worker, initargs=(encode, True))
+
+
+def _run_pool(chunks: Iterator, pool, workers: int, consume: Callable) -> None:
+    window = workers * 3
+    try:
+        pending: deque = deque()
+        for chunk in chunks:
+            pending.append(pool.apply_async(_process_chunk, (chunk,)))
+            if len(pending) >= window:
+                consume(pending.popleft().get())
+        while pending:
+            consume(pending.popleft().get())
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def _start_point(
+    store: Store, resume: bool, fingerprint: str, location: str
+) -> tuple[int, dict[str, int]]:
+    """Where to start reading, refusing to mix runs over different sources."""
+    zero = {"pages": 0, "elements": 0, "skipped": 0}
+    cp = store.checkpoint()
+    if not resume:
+        if cp is not None or store.stats().elements:
+            raise ConfigError(
+                f"the index at {location} already holds data: pass --resume to continue the "
+                "earlier run or --overwrite to rebuild it from scratch"
+            )
+        return 0, zero
+    if cp is None:
+        return 0, zero
+    if cp.get("fingerprint") != fingerprint:
+        raise ConfigError(
+            f"--resume: the index at {location} was built from other sources "
+            f"({', '.join(cp.get('sources') or ['?'])}); pass the same sources in the same "
+            "order, or --overwrite to rebuild it"
+        )
+    base = {k: int(cp.get(k, 0)) for k in zero}
+    return int(cp.get("records", 0)), base

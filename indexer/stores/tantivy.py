@@ -1,0 +1,393 @@
+"""The embedded store: two Tantivy indices (``elements/``, ``pages/``) in one directory.
+
+No server: the index is a directory holding a manifest (``wikicheck-index.json``, schema version),
+the two Tantivy indices and ``checkpoint.json``. Queries are translated from the engine-neutral
+tree of :mod:`indexer.stores.base` with Tantivy's programmatic constructors; text is analysed in
+Python by analysers built exactly like the fields' own (``en_stem``, ``default``), never handed to
+Tantivy's query-string parser (claims are full of query syntax and one crashed it).
+
+Durability: :meth:`TantivyWriter.commit` commits the elements index, then the pages index, then
+writes the checkpoint file atomically (temp file, fsync, rename). A crash between those steps
+leaves data *newer* than the checkpoint; replaying from the checkpoint is harmless because
+``add_page`` first deletes the page's earlier documents (the page title is the replacement key,
+the element id the document key), so a resumed run never duplicates an element.
+
+Entry point: :class:`TantivyStore`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+import tantivy
+
+from indexer.stores._tantivy_query import (
+    ELEMENT_FIELDS_SPEC,
+    PAGE_FIELDS_SPEC,
+    as_filter,
+    element_schema,
+    page_schema,
+    translate,
+)
+from indexer.stores.base import (
+    Hit,
+    PageHit,
+    PageInfo,
+    Query,
+    StoreStats,
+    lead_text,
+    normalize_title,
+    title_variants,
+)
+from wikicheck.errors import ConfigError, StoreError
+from wikicheck.model import Element
+
+__all__ = ["TantivyStore", "TantivyWriter", "SCHEMA_VERSION", "encode_page"]
+
+SCHEMA_VERSION = 1
+MANIFEST = "wikicheck-index.json"
+CHECKPOINT = "checkpoint.json"
+_FORMAT = "wikicheck-tantivy"
+_GET_BATCH = 1024
+
+# -- encoding (runs in extraction worker processes: keep it picklable and engine-object free) --
+
+_DEFAULTS = {"links", "section_ids", "section_names", "context", "table", "row", "col",
+             "table_type", "row_headers", "row_header_texts", "col_headers",
+             "col_header_texts", "list_no", "level"}  # fmt: skip
+_SLOTS = Element.__slots__
+
+
+def _element_blob(el: Element) -> bytes:
+    """The stored element: compact JSON without empty optional fields."""
+    d = {}
+    for name in _SLOTS:
+        v = getattr(el, name)
+        if name in _DEFAULTS and (v is None or v == []):
+            continue
+        d[name] = v
+    return orjson.dumps(d)
+
+
+def encode_page(title: str, elements: Sequence[Element], lead: str | None = None) -> tuple:
+    """A page as plain tuples the writer turns into Tantivy documents with no further work.
+
+    Runs in the extraction workers, so the single writer process only copies strings.
+    """
+    rows = []
+    by_type: dict[str, int] = {}
+    body = []
+    for el in elements:
+        by_type[el.type] = by_type.get(el.type, 0) + 1
+        body.append(el.text)
+        rows.append(
+            (el.id, el.type, el.text, " ; ".join(el.section_names), el.headers_text,
+             el.position, _element_blob(el))
+        )  # fmt: skip
+    if lead is None:
+        lead = lead_text(elements)
+    info = orjson.dumps({"title": title, "n_elements": len(rows), "lead": lead, "by_type": by_type})
+    return title, lead, "\n".join(body), info, rows
+
+
+# -- the store ------------------------------------------------------------------------------
+
+
+class TantivyStore:
+    """Embedded store in ``index_dir`` (``create=True`` makes it; ``overwrite=True`` empties it)."""
+
+    engine = "tantivy"
+    #: Extraction workers pre-encode pages with this; the writer takes them in ``add_encoded``.
+    encode_page = staticmethod(encode_page)
+
+    def __init__(
+        self, index_dir: str | os.PathLike, create: bool = False, *, overwrite: bool = False
+    ):
+        self.path = Path(index_dir)
+        manifest = self.path / MANIFEST
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(f"{self.path} is a file, not an index directory: check --index-dir")
+        if overwrite:
+            if not create:
+                raise ConfigError("overwrite=True needs create=True (it rebuilds the index)")
+            self._wipe()
+        if manifest.exists():
+            self._check_manifest(manifest)
+        elif create:
+            if self.path.exists() and any(self.path.iterdir()):
+                raise StoreError(
+                    f"{self.path} exists and is not a wikicheck index: choose an empty or new "
+                    "directory for --index-dir"
+                )
+            self._create()
+        else:
+            raise StoreError(
+                f"no wikicheck index at {self.path}: build one with "
+                f"`wikicheck index SOURCE --index-dir {self.path}`"
+            )
+        try:
+            for sub in ("elements", "pages"):
+                (self.path / sub).mkdir(exist_ok=True)
+            self._elements = tantivy.Index(element_schema(), path=str(self.path / "elements"))
+            self._pages = tantivy.Index(page_schema(), path=str(self.path / "pages"))
+        except (OSError, ValueError) as exc:
+            raise StoreError(
+                f"cannot open the Tantivy index at {self.path} ({exc}): rebuild it with "
+                f"`wikicheck index SOURCE --index-dir {self.path} --overwrite`"
+            ) from exc
+        self._eschema = self._elements.schema
+        self._pschema = self._pages.schema
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def _wipe(self) -> None:
+        if not self.path.exists():
+            return
+        if not (self.path / MANIFEST).exists() and any(self.path.iterdir()):
+            raise StoreError(
+                f"refusing to overwrite {self.path}: it is not a wikicheck index "
+                f"(no {MANIFEST}); choose another --index-dir"
+            )
+        shutil.rmtree(self.path)
+
+    def _create(self) -> None:
+        # Manifest first: a directory left half-made by a crash is still recognisably ours.
+        self.path.mkdir(parents=True, exist_ok=True)
+        _atomic_write(
+            self.path / MANIFEST,
+            {"format": _FORMAT, "schema_version": SCHEMA_VERSION, "tantivy": tantivy.__version__},
+        )
+
+    def _check_manifest(self, manifest: Path) -> None:
+        try:
+            data = json.loads(manifest.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"unreadable index manifest {manifest} ({exc})") from exc
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") != _FORMAT or version != SCHEMA_VERSION:
+            raise StoreError(
+                f"index at {self.path} has schema version {version!r}, this wikicheck needs "
+                f"{SCHEMA_VERSION}: rebuild it with "
+                f"`wikicheck index SOURCE --index-dir {self.path} --overwrite`"
+            )
+
+    def writer(self, *, heap_mb: int = 256, threads: int | None = None) -> TantivyWriter:
+        return TantivyWriter(self, heap_mb=heap_mb, threads=threads)
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        path = self.path / CHECKPOINT
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"unreadable checkpoint {path} ({exc})") from exc
+
+    def reload(self) -> None:
+        """See the latest commit (a writer in this process reloads after each commit)."""
+        self._elements.reload()
+        self._pages.reload()
+
+    def close(self) -> None:
+        """Nothing to release: searchers are taken per call."""
+
+    # -- reads -------------------------------------------------------------------------------
+    def search(self, query: Query, k: int = 10, *, filters: Sequence[Query] = ()) -> list[Hit]:
+        q = self._translate(query, self._eschema)
+        if filters:
+            q = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, q)]
+                + [
+                    (tantivy.Occur.Must, as_filter(self._translate(f, self._eschema)))
+                    for f in filters
+                ]
+            )
+        searcher = self._elements.searcher()
+        hits = self._run(searcher, q, k)
+        out = []
+        for score, addr in hits:
+            el = _decode(searcher.doc(addr))
+            out.append(Hit(el.id, float(score), el))
+        return out
+
+    def search_pages(self, query: Query, k: int = 10) -> list[PageHit]:
+        searcher = self._pages.searcher()
+        hits = self._run(searcher, self._translate(query, self._pschema), k)
+        return [PageHit(_info(searcher.doc(a))["title"], float(s)) for s, a in hits]
+
+    def get(self, ids: Sequence[str]) -> dict[str, Element]:
+        wanted = list(dict.fromkeys(ids))
+        out: dict[str, Element] = {}
+        searcher = self._elements.searcher()
+        for i in range(0, len(wanted), _GET_BATCH):
+            batch = wanted[i : i + _GET_BATCH]
+            q = tantivy.Query.term_set_query(self._eschema, "id", batch)
+            for _, addr in self._run(searcher, q, len(batch)):
+                el = _decode(searcher.doc(addr))
+                out[el.id] = el
+        return {i: out[i] for i in wanted if i in out}
+
+    def page(self, title: str) -> PageInfo | None:
+        searcher = self._pages.searcher()
+        hits = self._run(searcher, tantivy.Query.term_query(self._pschema, "key", title), 1)
+        if not hits:
+            return None
+        info = _info(searcher.doc(hits[0][1]))
+        return PageInfo(info["title"], info["n_elements"], info.get("lead", ""), info["by_type"])
+
+    def page_elements(self, title: str) -> list[Element]:
+        searcher = self._elements.searcher()
+        n = searcher.doc_freq("page", title)  # counts deleted docs too: an upper bound
+        if not n:
+            return []
+        q = tantivy.Query.term_query(self._eschema, "page", title)
+        try:
+            res = searcher.search(
+                q, n, count=False, order_by_field="position", order=tantivy.Order.Asc
+            )
+        except ValueError as exc:
+            raise StoreError(f"Tantivy search failed on {self.path}: {exc}") from exc
+        return [_decode(searcher.doc(addr)) for _, addr in res.hits]
+
+    def titles_near(self, text: str, k: int = 10) -> list[str]:
+        forms = [f for f in title_variants(text) if f]
+        if not forms:
+            return []
+        searcher = self._pages.searcher()
+        q = tantivy.Query.term_set_query(self._pschema, "title_near", forms)
+        titles = [_info(searcher.doc(a))["title"] for _, a in self._run(searcher, q, max(k, 50))]
+        # Equal scores: prefer the title written exactly as asked, then the shorter one.
+        titles.sort(key=lambda t: (t != text, normalize_title(t) != forms[0], len(t), t))
+        return titles[:k]
+
+    def stats(self) -> StoreStats:
+        es, ps = self._elements.searcher(), self._pages.searcher()
+        by_type: dict[str, int] = {}
+        if es.num_docs:
+            agg = es.aggregate(
+                tantivy.Query.all_query(), {"t": {"terms": {"field": "type", "size": 1000}}}
+            )
+            by_type = {b["key"]: int(b["doc_count"]) for b in agg["t"]["buckets"]}
+        size = sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
+        return StoreStats(ps.num_docs, es.num_docs, by_type, size, self.engine, str(self.path))
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _translate(self, node: Query, schema: tantivy.Schema) -> tantivy.Query:
+        if schema is self._eschema:
+            return translate(node, schema, ELEMENT_FIELDS_SPEC, "elements")
+        return translate(node, schema, PAGE_FIELDS_SPEC, "pages")
+
+    def _run(self, searcher: tantivy.Searcher, q: tantivy.Query, k: int) -> list:
+        if k <= 0:
+            return []
+        try:
+            return searcher.search(q, k, count=False).hits
+        except ValueError as exc:
+            raise StoreError(f"Tantivy search failed on {self.path}: {exc}") from exc
+
+
+def _decode(doc: tantivy.Document) -> Element:
+    return Element.from_dict(orjson.loads(doc.get_first("doc")))
+
+
+def _info(doc: tantivy.Document) -> dict[str, Any]:
+    return orjson.loads(doc.get_first("info"))
+
+
+def _atomic_write(path: Path, data: Any) -> None:
+    """Write JSON so readers see the old or the new file, never a torn one (even on power loss)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+# -- the writer -----------------------------------------------------------------------------
+
+
+class TantivyWriter:
+    """Single writer over both indices; ``commit`` is durable together with its checkpoint."""
+
+    def __init__(self, store: TantivyStore, *, heap_mb: int = 256, threads: int | None = None):
+        self.store = store
+        n = threads or 0
+        try:
+            # Elements carry nearly all the text: give them most of the heap.
+            self._ew = store._elements.writer(heap_mb * 1_000_000, n)
+            self._pw = store._pages.writer(max(heap_mb // 4, 16) * 1_000_000, 1)
+        except ValueError as exc:
+            raise StoreError(
+                f"cannot open a writer on {store.path} ({exc}): is another `wikicheck index` "
+                "running on this directory?"
+            ) from exc
+
+    def add_page(self, title: str, elements: Sequence[Element], lead: str | None = None) -> None:
+        self.add_encoded(encode_page(title, elements, lead))
+
+    def add_encoded(self, encoded: tuple) -> None:
+        """Add a page produced by :func:`encode_page` (replacing the page's earlier version)."""
+        title, lead, body, info, rows = encoded
+        ew, pw = self._ew, self._pw
+        ew.delete_documents_by_term("page", title)
+        pw.delete_documents_by_term("key", title)
+        Document = tantivy.Document
+        for eid, etype, text, sections, headers, position, blob in rows:
+            doc = Document()
+            doc.add_text("id", eid)
+            doc.add_text("page", title)
+            doc.add_text("type", etype)
+            doc.add_text("text", text)
+            doc.add_text("text_plain", text)
+            doc.add_text("title", title)
+            if sections:
+                doc.add_text("sections", sections)
+            if headers:
+                doc.add_text("headers", headers)
+            doc.add_unsigned("position", position)
+            doc.add_bytes("doc", blob)
+            ew.add_document(doc)
+        page = Document()
+        page.add_text("key", title)
+        page.add_text("title", title)
+        for form in title_variants(title):
+            page.add_text("title_near", form)
+        page.add_text("title_prefix", normalize_title(title))
+        page.add_text("lead", lead)
+        page.add_text("body", body)
+        page.add_bytes("info", info)
+        pw.add_document(page)
+
+    def commit(self, checkpoint: dict[str, Any] | None = None) -> None:
+        try:
+            self._ew.commit()
+            self._pw.commit()
+        except ValueError as exc:
+            raise StoreError(f"commit failed on {self.store.path}: {exc}") from exc
+        if checkpoint is not None:
+            _atomic_write(self.store.path / CHECKPOINT, checkpoint)
+        self.store.reload()
+
+    def abort(self) -> None:
+        """Stop after a failure or interrupt: the same as :meth:`close` for an embedded index."""
+        self.close()
+
+    def close(self) -> None:
+        """Discard uncommitted additions and let background merges finish."""
+        for w in (self._ew, self._pw):
+            try:
+                w.rollback()
+                w.wait_merging_threads()
+            except ValueError:
+                pass

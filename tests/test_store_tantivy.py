@@ -1,0 +1,177 @@
+"""Tantivy-specific behaviour: the index directory, its manifest, durability, analysis."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from indexer.extract import extract_page
+from indexer.stores import open_store
+from indexer.stores.base import Exact, Text
+from indexer.stores.tantivy import MANIFEST, SCHEMA_VERSION, TantivyStore, encode_page
+from wikicheck.errors import ConfigError, StoreError
+
+PAGE = {
+    "title": "Analysis",
+    "order": ["sentence_0", "sentence_1"],
+    "sentence_0": "Running naïve CAFÉ stations",
+    "sentence_1": "x" * 41 + " short",
+}
+
+
+def build(path, pages=(PAGE,), checkpoint=None) -> TantivyStore:
+    store = TantivyStore(path, create=True)
+    w = store.writer(heap_mb=32)
+    for p in pages:
+        w.add_page(p["title"], extract_page(p))
+    w.commit(checkpoint)
+    w.close()
+    return store
+
+
+def test_missing_index_names_the_dir_and_the_fix(tmp_path) -> None:
+    with pytest.raises(StoreError) as err:
+        TantivyStore(tmp_path / "none")
+    assert str(err.value) == (
+        f"no wikicheck index at {tmp_path / 'none'}: build one with "
+        f"`wikicheck index SOURCE --index-dir {tmp_path / 'none'}`"
+    )
+
+
+def test_incompatible_schema_version_says_rebuild(tmp_path) -> None:
+    build(tmp_path / "i")
+    manifest = tmp_path / "i" / MANIFEST
+    data = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**data, "schema_version": 0}))
+    with pytest.raises(StoreError) as err:
+        TantivyStore(tmp_path / "i")
+    assert str(err.value) == (
+        f"index at {tmp_path / 'i'} has schema version 0, this wikicheck needs {SCHEMA_VERSION}: "
+        f"rebuild it with `wikicheck index SOURCE --index-dir {tmp_path / 'i'} --overwrite`"
+    )
+
+
+def test_create_and_overwrite_never_touch_a_foreign_directory(tmp_path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "thesis.tex").write_text("precious")
+    with pytest.raises(StoreError, match="exists and is not a wikicheck index"):
+        TantivyStore(tmp_path / "docs", create=True)
+    with pytest.raises(StoreError, match=r"refusing to overwrite .*: it is not a wikicheck index"):
+        TantivyStore(tmp_path / "docs", create=True, overwrite=True)
+    assert (tmp_path / "docs" / "thesis.tex").read_text() == "precious"
+    with pytest.raises(ConfigError, match="overwrite=True needs create=True"):
+        TantivyStore(tmp_path / "docs", overwrite=True)
+
+
+def test_overwrite_empties_an_existing_index(tmp_path) -> None:
+    build(tmp_path / "i", checkpoint={"records": 1})
+    store = TantivyStore(tmp_path / "i", create=True, overwrite=True)
+    assert store.stats().elements == 0 and store.checkpoint() is None
+
+
+def test_open_store_reaches_tantivy(tmp_path) -> None:
+    build(tmp_path / "i")
+    assert open_store(index_dir=str(tmp_path / "i")).stats().pages == 1
+
+
+def test_commit_is_durable_with_its_checkpoint_and_uncommitted_work_is_dropped(tmp_path) -> None:
+    build(tmp_path / "i", checkpoint={"records": 1, "fingerprint": "f"})
+    store = TantivyStore(tmp_path / "i")
+    w = store.writer(heap_mb=32)
+    w.add_page("Other", extract_page({**PAGE, "title": "Other"}))
+    w.close()  # no commit: discarded
+    reopened = TantivyStore(tmp_path / "i")
+    assert reopened.checkpoint() == {"records": 1, "fingerprint": "f"}
+    assert reopened.stats().pages == 1 and reopened.page("Other") is None
+    assert not (tmp_path / "i" / "checkpoint.json.tmp").exists()
+
+
+def test_replacement_across_sessions(tmp_path) -> None:
+    build(tmp_path / "i")
+    store = TantivyStore(tmp_path / "i")
+    w = store.writer(heap_mb=32)
+    w.add_page("Analysis", extract_page({**PAGE, "order": ["sentence_1"]}))
+    w.commit({"records": 2})
+    w.close()
+    assert [e.id for e in store.page_elements("Analysis")] == ["Analysis_sentence_1"]
+    assert store.stats().elements == 1
+
+
+def test_one_writer_at_a_time_is_a_clear_error(tmp_path) -> None:
+    store = build(tmp_path / "i")
+    w = store.writer(heap_mb=32)
+    try:
+        with pytest.raises(StoreError, match="is another `wikicheck index` running"):
+            store.writer(heap_mb=32)
+    finally:
+        w.close()
+
+
+@pytest.mark.parametrize(
+    "word", ["running", "RUNS", "run", "naive", "naïve", "café", "Cafe", "station", "short"]
+)
+def test_query_analysis_matches_the_index_tokenizer(tmp_path_factory, word) -> None:
+    store = build(tmp_path_factory.mktemp("a") / "i")
+    found = [h.id for h in store.search(Text("text", word), 5)]
+    # Stemming and lowercasing as the field does; no accent folding (like Tantivy's en_stem).
+    expected = [] if word in ("naive", "Cafe") else ["Analysis_sentence_0"]
+    if word == "short":
+        expected = ["Analysis_sentence_1"]
+    assert found == expected
+
+
+def test_tokens_over_40_chars_are_dropped_on_both_sides(tmp_path) -> None:
+    store = build(tmp_path / "i")
+    assert store.search(Text("text_plain", "x" * 41), 5) == []
+    assert [h.id for h in store.search(Text("text_plain", "x" * 41 + " short", mode="and"), 5)] == [
+        "Analysis_sentence_1"
+    ]
+
+
+def test_unknown_field_names_the_known_ones(tmp_path) -> None:
+    store = build(tmp_path / "i")
+    with pytest.raises(ConfigError) as err:
+        store.search(Text("body", "x"), 5)
+    assert str(err.value) == (
+        "unknown field 'body' for the Tantivy elements index; known: id, page, type, text, "
+        "text_plain, title, sections, headers"
+    )
+
+
+def test_encoded_pages_are_plain_picklable_data_and_keep_empty_fields_out() -> None:
+    import pickle
+
+    els = extract_page(PAGE)
+    title, lead, body, info, rows = pickle.loads(pickle.dumps(encode_page("Analysis", els)))
+    assert title == "Analysis" and lead == body.replace("\n", " ")
+    assert len(rows) == 2 and rows[0][0] == "Analysis_sentence_0"
+    assert b'"links"' not in rows[0][6] and b'"table"' not in rows[0][6]
+    assert json.loads(info) == {
+        "title": "Analysis", "n_elements": 2, "lead": lead, "by_type": {"sentence": 2}
+    }  # fmt: skip
+
+
+def test_exact_title_near_normalizes_the_value(tmp_path) -> None:
+    store = build(tmp_path / "i")
+    assert [h.title for h in store.search_pages(Exact("title_near", "ANALYSIS!"), 3)] == [
+        "Analysis"
+    ]
+
+
+def test_a_file_is_not_an_index_dir(tmp_path) -> None:
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(StoreError) as err:
+        TantivyStore(tmp_path / "f", create=True)
+    assert (
+        str(err.value) == f"{tmp_path / 'f'} is a file, not an index directory: check --index-dir"
+    )
+
+
+def test_a_directory_left_with_only_its_manifest_opens_empty(tmp_path) -> None:
+    TantivyStore(tmp_path / "i", create=True)
+    for sub in ("elements", "pages"):
+        shutil.rmtree(tmp_path / "i" / sub)
+    store = TantivyStore(tmp_path / "i", create=True)
+    assert (store.stats().pages, store.stats().elements, store.checkpoint()) == (0, 0, None)

@@ -1,0 +1,249 @@
+"""``wikicheck index``, ``stats`` and ``search``: build an index, look at it, query it by hand."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from wikicheck._cli.common import (
+    console,
+    handle_errors,
+    json_option,
+    open_store_from_options,
+    progress,
+    store_options,
+    wants_json,
+    write_json,
+)
+
+
+@click.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@store_options
+@click.option(
+    "--workers", type=click.IntRange(min=0), default=None,
+    help="Extraction processes [default: all cores; 0 extracts in the main process].",
+)  # fmt: skip
+@click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoint.")
+@click.option("--overwrite", is_flag=True, help="Delete the existing index and rebuild it.")
+@click.option(
+    "--batch-size", type=click.IntRange(min=1), default=20_000, show_default=True,
+    help="Pages per commit: the most work a crash or kill can cost.",
+)  # fmt: skip
+@json_option
+@handle_errors
+def index(
+    sources: tuple[str, ...], index_dir: str, es_url: str | None, workers: int | None,
+    resume: bool, overwrite: bool, batch_size: int, as_json: bool,
+) -> None:  # fmt: skip
+    """Index every sentence, cell, caption and list item of SOURCES for retrieval.
+
+    SOURCES are FEVEROUS dumps: the official .db, .jsonl, .jsonl.gz, .zip or directories of
+    them. Extraction runs in worker processes; progress is committed with a checkpoint every
+    --batch-size pages, so after a crash, kill or Ctrl-C `--resume` continues without losing or
+    duplicating an element. Malformed pages are skipped and reported with file:line.
+
+    \b
+    Example:
+      wikicheck index samples/pages.jsonl --index-dir wikicheck-index
+      wikicheck index feverous_wikiv1.db --index-dir big-index --resume
+    """
+    from indexer.pipeline import index_sources
+
+    if resume and overwrite:
+        raise click.UsageError("--resume and --overwrite conflict: choose one")
+    options = {"overwrite": True} if overwrite else {}
+    store = open_store_from_options(index_dir, es_url, create=True, **options)
+    with _ProgressBar() as bar:
+        summary = index_sources(
+            sources, store, workers=workers, resume=resume, batch_pages=batch_size,
+            progress=bar.update,
+        )  # fmt: skip
+    store.close()
+    _render_summary(summary.to_dict(), as_json)
+    if summary.interrupted:
+        click.echo("interrupted: progress committed; continue with --resume", err=True)
+        raise click.exceptions.Exit(130)
+
+
+class _ProgressBar:
+    """Rich progress for indexing: records against the total, pages/s and elements/s."""
+
+    def __enter__(self) -> _ProgressBar:
+        self._bar = progress().__enter__()
+        self._task = None
+        return self
+
+    def update(self, p: Any) -> None:
+        if self._task is None:
+            total = None if p.total is None else max(p.total - p.start, 0)
+            self._task = self._bar.add_task("indexing", total=total, rate="")
+        secs = max(p.seconds, 1e-9)
+        rate = f"{p.pages / secs:,.0f} pages/s · {p.elements / secs:,.0f} elements/s"
+        self._bar.update(self._task, completed=p.records, rate=rate)
+
+    def __exit__(self, *exc: Any) -> None:
+        self._bar.__exit__(*exc)
+
+
+def _render_summary(d: dict[str, Any], as_json: bool) -> None:
+    if wants_json(as_json):
+        write_json(d)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"indexed into {d['location']}", show_header=False)
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    rows = [
+        ("records read", d["records"]),
+        ("resumed from record", d["resumed_from"]),
+        ("pages", d["pages"]),
+        ("elements", d["elements"]),
+        *((f"  {k}", v) for k, v in sorted(d["by_type"].items())),
+        ("skipped", d["skipped"]),
+        *((f"  {k}", v) for k, v in sorted(d["skipped_reasons"].items())),
+        ("seconds", d["seconds"]),
+        ("pages/s", d["pages_per_s"]),
+        ("elements/s", d["elements_per_s"]),
+    ]
+    for k, v in rows:
+        table.add_row(k, f"{v:,}" if isinstance(v, int) else str(v))
+    console().print(table)
+    for example in d["skipped_examples"][:5]:
+        click.echo(f"skipped: {example}", err=True)
+
+
+@click.command()
+@store_options
+@json_option
+@handle_errors
+def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
+    """Show what an index holds: pages, elements by type, bytes on disk.
+
+    \b
+    Example:
+      wikicheck stats --index-dir wikicheck-index --json
+    """
+    store = open_store_from_options(index_dir, es_url)
+    d = store.stats().to_dict()
+    d["checkpoint"] = store.checkpoint()
+    store.close()
+    if wants_json(as_json):
+        write_json(d)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{d['engine']} index at {d['location']}", show_header=False)
+    for k, v in [("pages", d["pages"]), ("elements", d["elements"]),
+                 *((f"  {t}", n) for t, n in sorted(d["by_type"].items())),
+                 ("bytes on disk", d["bytes_on_disk"])]:  # fmt: skip
+        table.add_row(k, "-" if v is None else f"{v:,}")
+    console().print(table)
+
+
+def element_query(text: str) -> Any:
+    """BM25 over the element text and its context fields, built from the text in code."""
+    from indexer.stores.base import Bool, Text
+
+    return Bool(
+        should=(
+            Text("text", text, 1.0),
+            Text("text_plain", text, 0.5),
+            Text("title", text, 0.5),
+            Text("sections", text, 0.3),
+            Text("headers", text, 0.5),
+        )
+    )
+
+
+@click.command()
+@click.argument("query", required=False)
+@store_options
+@click.option("--type", "types", multiple=True, help="Only these element types (repeatable).")
+@click.option("--page", "page", default=None, help="Only elements of this page title.")
+@click.option(
+    "-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Hits to show."
+)
+@json_option
+@handle_errors
+def search(
+    query: str | None, index_dir: str, es_url: str | None, types: tuple[str, ...],
+    page: str | None, k: int, as_json: bool,
+) -> None:  # fmt: skip
+    """Search the indexed elements (BM25 over text, title, sections and headers).
+
+    Without QUERY, reads queries line by line (interactive on a terminal); a line
+    `:type cell`, `:page Aare` or `:k 20` changes that setting (`:type`, `:page` alone clear it).
+
+    \b
+    Example:
+      wikicheck search "Aare river Switzerland" --type sentence -k 5
+    """
+    store = open_store_from_options(index_dir, es_url)
+    if query is None and sys.stdin.isatty() and not as_json:
+        from wikicheck._cli.interactive import interactive_search
+
+        interactive_search(store, types=types, page=page, k=k)  # history, rich tables
+        store.close()
+        return
+    settings: dict[str, Any] = {"types": types, "page": page, "k": k}
+    for q in [query] if query is not None else _stdin_queries(settings):
+        hits = store.search(element_query(q), settings["k"], filters=_filters(settings))
+        _render_hits(q, hits, as_json)
+    store.close()
+
+
+def _filters(settings: dict[str, Any]) -> list:
+    from indexer.stores.base import AnyOf, Exact
+
+    types, page = settings["types"], settings["page"]
+    return ([AnyOf("type", tuple(types))] if types else []) + (
+        [Exact("page", page)] if page else []
+    )
+
+
+def _stdin_queries(settings: dict[str, Any]):
+    """Query lines from stdin; `:type T`, `:page TITLE`, `:k N` lines change the settings."""
+    while True:
+        if sys.stdin.isatty():
+            click.echo("query> ", nl=False, err=True)
+        line = sys.stdin.readline()
+        if not line:
+            return
+        line = line.strip()
+        name, _, value = line[1:].partition(" ")
+        if line.startswith(":") and name in ("type", "page", "k"):
+            value = value.strip()
+            if name == "k":
+                settings["k"] = int(value) if value.isdigit() and int(value) > 0 else 10
+            elif name == "type":
+                settings["types"] = tuple(value.split()) if value else ()
+            else:
+                settings["page"] = value or None
+            click.echo(f"{name} = {settings['types' if name == 'type' else name]!r}", err=True)
+        elif line:
+            yield line
+
+
+def _render_hits(query: str, hits: list, as_json: bool) -> None:
+    if wants_json(as_json):
+        write_json(
+            {"query": query, "hits": [{"score": h.score, **h.element.to_dict()} for h in hits]}
+        )
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{query!r}: {len(hits)} hits")
+    for col in ("score", "id", "type", "text", "context"):
+        table.add_column(col, overflow="fold")
+    for h in hits:
+        el = h.element
+        ctx = " > ".join(el.section_names)
+        if el.headers_text:
+            ctx = f"{ctx} [{el.headers_text}]" if ctx else f"[{el.headers_text}]"
+        text = el.text if len(el.text) <= 200 else el.text[:197] + "..."
+        table.add_row(f"{h.score:.2f}", el.id, el.type, text, ctx)
+    console().print(table)
