@@ -1,0 +1,220 @@
+"""Retrieval benchmark: recall and speed of the retriever on real claims over a distractor corpus.
+
+Corpus: FEVEROUS-S partial pages + 178k OTT-QA Wikipedia lead passages (built and indexed by
+``bench/bench_corpus.py``; cheap regex sentence split, see there). Claims: FEVEROUS-S dev-tune
+(1,951 real dev claims, sentence evidence). Prints, per configuration:
+
+* ``page_r@5`` — share of claims whose gold pages are all among the 5 kept pages;
+* ``full_ev`` — full-evidence recall: share of claims whose whole gold set is inside the 5
+  predicted sentences (the FEVEROUS scorer's condition for evidence credit);
+* ``sent_r@5`` — share of gold sentences inside the 5 predicted sentences;
+* throughput (claims/s over the whole run) and p50/p95 latency per claim and per stage.
+
+Configurations (the ablation): ``bm25-baseline`` (claim as one element query, title boosted, no
+page stage), ``titles`` (title lookups only), ``bm25`` (page BM25 only), ``fusion`` (titles + page
+BM25 + global element pass, RRF), ``dense`` (fusion + MiniLM re-ranking, the default).
+
+    python bench/bench_retrieval.py --configs bm25-baseline,titles,bm25,fusion,dense
+    python bench/bench_retrieval.py --configs dense --limit 500 --set w_dense=1.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+CLAIMS = "/work/shared/data/feverous/feverous_s_dev_tune.jsonl"
+
+ABLATIONS: dict[str, dict] = {
+    "titles": dict(page_bm25=False, global_k=0, dense=False),
+    "bm25": dict(title_match=False, title_prefix=False, global_k=0, dense=False),
+    "fusion": dict(dense=False),
+    "dense": dict(),
+}
+
+
+def load_claims(path: str, limit: int | None):
+    from wikicheck.annotations import read_claims
+
+    claims, _ = read_claims(path)
+    return claims[:limit] if limit else claims
+
+
+def baseline(store, claims, k: int = 5):
+    """Plain BM25: the whole claim as one OR query over element text + title (boost 2)."""
+    from indexer.stores.base import Bool, Text
+
+    preds, times = [], []
+    for cl in claims:
+        t = time.perf_counter()
+        q = Bool(should=(Text("text", cl.claim), Text("title", cl.claim, boost=2.0)))
+        hits = store.search(q, k=k, filters=())
+        times.append(time.perf_counter() - t)
+        preds.append(([h.id for h in hits], list(dict.fromkeys(h.element.page for h in hits))))
+    return preds, times, {}
+
+
+def run_config(store, claims, overrides: dict, batch: int):
+    from retriever.config import RetrieverConfig
+    from retriever.pipeline import Retriever
+
+    r = Retriever(store, RetrieverConfig().replace(**overrides))
+    if r.config.dense:
+        r.retrieve("warm up the encoder")
+    preds, times, stages = [], [], {}
+    for i in range(0, len(claims), batch):
+        chunk = claims[i : i + batch]
+        t = time.perf_counter()
+        results = r.retrieve_batch([c.claim for c in chunk], ids=[c.id for c in chunk])
+        dt = (time.perf_counter() - t) / len(chunk)
+        for res in results:
+            times.append(dt)
+            sents = [e.id for e in res.evidence if e.element.type == "sentence"]
+            preds.append((sents, [p.title for p in res.pages[: r.config.k_pages]]))
+            for k, v in res.timings.items():
+                stages.setdefault(k, []).append(v)
+    return preds, times, stages, r
+
+
+def score(claims, preds) -> dict:
+    from wikicheck.ids import parse_id
+
+    n = len(claims)
+    page_ok = full = sent_hit = sent_all = 0
+    for cl, (sents, pages) in zip(claims, preds):
+        sents5 = set(sents[:5])
+        golds = [set(s.content) for s in cl.evidence]
+        gold_pages = {parse_id(i).page for g in golds for i in g}
+        page_ok += gold_pages <= set(pages[:5])
+        full += any(g <= sents5 for g in golds)
+        g0 = golds[0] if golds else set()
+        sent_hit += len(g0 & sents5)
+        sent_all += len(g0)
+    return {
+        "page_r@5": page_ok / n,
+        "full_ev": full / n,
+        "sent_r@5": sent_hit / max(sent_all, 1),
+    }
+
+
+def table_recall(store, claims, overrides: dict, batch: int, k: int = 3) -> dict:
+    """Share of claims whose gold table (the table of their gold cells) is among the first
+    ``k`` distinct tables of the predicted evidence (confidence order)."""
+    from retriever.config import RetrieverConfig
+    from retriever.pipeline import Retriever
+    from wikicheck.ids import parse_id
+
+    r = Retriever(store, RetrieverConfig().replace(**overrides))
+    hit = n = 0
+    t0 = time.perf_counter()
+    for i in range(0, len(claims), batch):
+        chunk = claims[i : i + batch]
+        for cl, res in zip(chunk, r.retrieve_batch([c.claim for c in chunk])):
+            gold = set()
+            for s in cl.evidence:
+                for eid in s.content:
+                    p = parse_id(eid)
+                    if p.type in ("cell", "header_cell", "table_caption"):
+                        gold.add((p.page, p.numbers[0]))
+            if not gold:
+                continue
+            tables = list(
+                dict.fromkeys(
+                    (e.element.page, e.element.table)
+                    for e in res.evidence
+                    if e.element.table is not None
+                )
+            )
+            n += 1
+            hit += bool(gold & set(tables[:k]))
+    wall = time.perf_counter() - t0
+    return {f"table_r@{k}": hit / max(n, 1), "n": n, "claims/s": n / wall}
+
+
+def pct(values, q):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="retrieval recall + speed on FEVEROUS-S dev-tune")
+    ap.add_argument("--index-dir", default="/tmp/wikicheck-bench/index")
+    ap.add_argument("--claims", default=CLAIMS)
+    ap.add_argument("--configs", default="bm25-baseline,titles,bm25,fusion,dense")
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--set", action="append", default=[], help="override KEY=VALUE (all configs)")
+    ap.add_argument(
+        "--tables", action="store_true", help="table recall@3 (TabFact/InfoTabs claims) instead"
+    )
+    ap.add_argument("--id-contains", default=None, help="keep claims whose id contains this")
+    args = ap.parse_args()
+
+    from indexer.stores import open_store
+
+    store = open_store(index_dir=args.index_dir)
+    st = store.stats()
+    claims = load_claims(args.claims, None)
+    if args.id_contains:
+        claims = [c for c in claims if args.id_contains in str(c.id)]
+    claims = claims[: args.limit] if args.limit else claims
+    extra = dict(kv.split("=", 1) for kv in args.set)
+    if args.tables:
+        print(f"corpus: {st.pages:,} pages, {st.elements:,} elements ({args.index_dir})")
+        for name in args.configs.split(","):
+            res = table_recall(store, claims, {**ABLATIONS[name], **extra}, args.batch)
+            print(f"{name:<10} " + "  ".join(f"{k} {v:.4f}" for k, v in res.items()))
+        print("command: PYTHONPATH=. python " + " ".join(sys.argv))
+        return
+    print(f"corpus: {st.pages:,} pages, {st.elements:,} elements ({args.index_dir})")
+    print(f"claims: {len(claims):,} ({args.claims})")
+    rows = []
+    for name in args.configs.split(","):
+        t0 = time.perf_counter()
+        if name == "bm25-baseline":
+            preds, times, stages = baseline(store, claims)
+        else:
+            preds, times, stages, _ = run_config(
+                store, claims, {**ABLATIONS[name], **extra}, args.batch
+            )
+        wall = time.perf_counter() - t0
+        s = score(claims, preds)
+        rows.append((name, s, len(claims) / wall, pct(times, 0.5), pct(times, 0.95), stages))
+    print()
+    print(
+        f"{'config':<14} {'page_r@5':>8} {'full_ev':>8} {'sent_r@5':>8} {'claims/s':>8} "
+        f"{'p50 ms':>7} {'p95 ms':>7}"
+    )
+    for name, s, rate, p50, p95, _ in rows:
+        print(
+            f"{name:<14} {s['page_r@5']:8.4f} {s['full_ev']:8.4f} {s['sent_r@5']:8.4f} "
+            f"{rate:8.1f} {p50 * 1000:7.1f} {p95 * 1000:7.1f}"
+        )
+    for name, *_, stages in rows:
+        if stages:
+            print(f"\nper-stage latency, {name} (ms p50 / p95):")
+            for k, v in stages.items():
+                print(f"  {k:<14} {pct(v, 0.5) * 1000:7.2f} / {pct(v, 0.95) * 1000:7.2f}")
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+    except OSError:
+        commit = "?"
+    print(
+        f"\ncommit {commit} (+ working tree), {platform.node()}, {os.cpu_count()} CPUs, "
+        f"python {platform.python_version()}; other jobs may share the CPUs"
+    )
+    print("command: PYTHONPATH=. python " + " ".join(sys.argv))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+"""Evidence retrieval for claims (DESIGN §5): analysis -> pages -> elements -> dense -> evidence.
+
+Entry point: ``Retriever(store, RetrieverConfig()).retrieve(claim)``; see ``docs/retrieval.md``.
+Importing this package loads no model: spaCy and the encoder load on first use.
+"""
+
+from retriever.claim import ClaimAnalysis, analyze_claim, analyze_claims
+from retriever.config import RetrieverConfig
+from retriever.pipeline import RetrievalResult, Retriever
+
+__all__ = [
+    "Retriever",
+    "RetrieverConfig",
+    "RetrievalResult",
+    "ClaimAnalysis",
+    "analyze_claim",
+    "analyze_claims",
+]

@@ -1,0 +1,107 @@
+"""Retrieve evidence for a file of claims into a resumable prediction file.
+
+``retrieve_file`` streams claims (official annotation rows; bad rows are counted and reported
+with ``file:line``, the batch goes on), skips claims whose id is already in the output (so an
+interrupted run resumes where it stopped), retrieves in batches and appends one prediction row per
+claim, flushed line by line. Entry point: :func:`retrieve_file`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from indexer.stores.base import Store
+from retriever.config import RetrieverConfig
+from retriever.pipeline import Retriever
+from wikicheck.annotations import ResumableWriter, RowSummary, iter_claims, row_key
+
+__all__ = ["RetrieveSummary", "retrieve_file", "count_rows"]
+
+
+@dataclass(slots=True)
+class RetrieveSummary:
+    """What a ``retrieve`` run did."""
+
+    output: str
+    claims: int = 0
+    retrieved: int = 0
+    already_done: int = 0
+    seconds: float = 0.0
+    read: RowSummary = field(default_factory=RowSummary)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "output": self.output,
+            "claims": self.claims,
+            "retrieved": self.retrieved,
+            "already_done": self.already_done,
+            "skipped_rows": self.read.skipped,
+            "skipped_reasons": dict(self.read.reasons),
+            "skipped_examples": list(self.read.examples),
+            "seconds": round(self.seconds, 2),
+            "claims_per_s": round(self.retrieved / self.seconds, 2) if self.seconds else None,
+        }
+
+
+def count_rows(path: str | os.PathLike) -> int | None:
+    """Non-blank lines of a plain JSONL file (for a progress total); None for .gz."""
+    path = os.fspath(path)
+    if path.endswith(".gz"):
+        return None
+    with open(path, "rb") as fh:
+        return sum(1 for line in fh if line.strip())
+
+
+def retrieve_file(
+    store: Store,
+    claims_path: str | os.PathLike,
+    output: str | os.PathLike,
+    *,
+    config: RetrieverConfig | None = None,
+    resume: bool = True,
+    batch_size: int = 32,
+    progress: Callable[[int], None] | None = None,
+) -> RetrieveSummary:
+    """Write one prediction row per claim of ``claims_path`` to ``output`` (see module doc).
+
+    ``progress(n)`` is called after each batch with the number of claims handled so far
+    (retrieved or already done).
+    """
+    retriever = Retriever(store, config)
+    summary = RetrieveSummary(output=os.fspath(output))
+    start = time.perf_counter()
+    handled = 0
+    with ResumableWriter(output, resume=resume) as out:
+        batch: list = []
+
+        def flush() -> None:
+            nonlocal handled
+            results = retriever.retrieve_batch([c.claim for c in batch], ids=[c.id for c in batch])
+            for res in results:
+                out.write(res.to_prediction())
+            summary.retrieved += len(batch)
+            handled += len(batch)
+            batch.clear()
+            if progress:
+                progress(handled)
+
+        for claim in iter_claims(claims_path, summary.read):
+            summary.claims += 1
+            if row_key(claim) in out.done:
+                summary.already_done += 1
+                handled += 1
+                continue
+            batch.append(claim)
+            if len(batch) >= batch_size:
+                flush()
+        if batch:
+            flush()
+        if progress:
+            progress(handled)
+    retriever.save_cache()
+    summary.seconds = time.perf_counter() - start
+    return summary

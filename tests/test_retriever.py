@@ -1,0 +1,254 @@
+"""The retriever on a small hand-made embedded index (pages written here, not real data)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from indexer.extract import extract_page
+from indexer.stores import open_store
+from retriever.config import RetrieverConfig
+from retriever.pages import rrf_fuse
+from retriever.pipeline import Retriever
+from wikicheck.cli import main
+from wikicheck.errors import ConfigError
+
+
+def _page(title: str, *sentences: str, tables: tuple = ()) -> dict:
+    page: dict = {"title": title, "order": []}
+    for i, s in enumerate(sentences):
+        page["order"].append(f"sentence_{i}")
+        page[f"sentence_{i}"] = s
+    for t, rows in enumerate(tables):
+        page["order"].append(f"table_{t}")
+        page[f"table_{t}"] = {
+            "type": "wikitable",
+            "table": [
+                [
+                    {"id": f"{'header_' if h else ''}cell_{t}_{r}_{c}", "value": v,
+                     "is_header": h, "row_span": "1", "column_span": "1"}
+                    for c, (v, h) in enumerate(row)
+                ]
+                for r, row in enumerate(rows)
+            ],
+        }  # fmt: skip
+    return page
+
+
+PAGES = [
+    _page(
+        "Aare",
+        "The [[Aare]] is the longest river that rises and ends entirely within Switzerland.",
+        "Its total length from its source to its junction with the [[Rhine]] is 295 kilometres.",
+        "The river is popular with swimmers in summer.",
+    ),
+    _page("Aarau", "Aarau is the capital of the canton of Aargau, on the Aare river."),
+    _page("Rhine", "The Rhine is a European river that begins in the canton of Graubünden."),
+    _page(
+        "Harriet Shing (politician)",
+        "She is a Labor member of the Victorian Legislative Council.",
+        "She has represented Eastern Victoria Region since 2014.",
+    ),
+    _page("Bern", "Bern is the de facto capital of Switzerland, on the Aare."),
+    _page(
+        "2006 Tour de France",
+        "The 2006 Tour de France was the 93rd edition of the cycling race.",
+        tables=(
+            [
+                [("Stage", True), ("Winner", True), ("Country", True)],
+                [("1", False), ("Robbie McEwen", False), ("Australia", False)],
+                [("2", False), ("Óscar Freire", False), ("Spain", False)],
+                [("3", False), ("Matthias Kessler", False), ("Germany", False)],
+            ],
+        ),
+    ),  # fmt: skip
+]
+FAST = RetrieverConfig(dense=False)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("retriever-index")
+    st = open_store(index_dir=str(path), create=True)
+    w = st.writer(heap_mb=64)
+    for page in PAGES:
+        w.add_page(page["title"], extract_page(page))
+    w.commit({"pages": len(PAGES)})
+    w.close()
+    return st
+
+
+def test_title_and_bm25_find_the_page_and_its_sentences(store) -> None:
+    res = Retriever(store, FAST).retrieve("The Aare is 295 kilometres long.", id=7)
+    assert res.pages[0].title == "Aare"
+    assert set(res.pages[0].ranks) >= {"titles", "bm25"}
+    assert res.predicted_evidence[0] == "Aare_sentence_1"
+    assert "Aare_sentence_0" in res.predicted_evidence
+    ev = res.evidence[0]
+    assert set(ev.scores) >= {"bm25", "lexical", "page"}
+    assert {"analysis", "global", "pages", "elements", "select", "total"} <= set(res.timings)
+
+
+def test_prefix_lookup_finds_a_title_with_a_qualifier(store) -> None:
+    # Neither "Harriet Shing" nor any sentence word names the page: only the title prefix does.
+    res = Retriever(store, FAST.replace(page_bm25=False, global_k=0)).retrieve(
+        "Harriet Shing sits for Eastern Victoria Region."
+    )
+    assert res.pages[0].title == "Harriet Shing (politician)"
+    assert "titles" in res.pages[0].ranks
+    # Pronoun sentences are found through the page-title context field.
+    assert res.predicted_evidence[:2] == [
+        "Harriet Shing (politician)_sentence_1",
+        "Harriet Shing (politician)_sentence_0",
+    ]
+
+
+def test_cells_are_chosen_within_the_best_table(store) -> None:
+    res = Retriever(store, FAST).retrieve(
+        "Óscar Freire of Spain won stage 2 of the 2006 Tour de France."
+    )
+    ids = res.predicted_evidence
+    assert "2006 Tour de France_cell_0_2_1" in ids
+    cell = next(e for e in res.evidence if e.id == "2006 Tour de France_cell_0_2_1")
+    assert cell.scores["cell_match"] > 0  # "Óscar Freire" and "2" appear in the claim
+    assert cell.scores["table_rank"] == 1.0
+    assert ids.index("2006 Tour de France_cell_0_2_1") < ids.index("2006 Tour de France_cell_0_1_1")
+
+
+def test_budgets_are_respected(store) -> None:
+    cfg = FAST.replace(max_sentences=1, max_cells=2)
+    res = Retriever(store, cfg).retrieve("Stage winners of the 2006 Tour de France from Spain.")
+    types = [e.element.type for e in res.evidence]
+    assert types.count("sentence") <= 1
+    assert sum(t != "sentence" for t in types) <= 2
+    scores = [e.score for e in res.evidence]
+    assert scores == sorted(scores, reverse=True)  # confidence order
+
+
+def test_type_filter(store) -> None:
+    res = Retriever(store, FAST.replace(types=("sentence",))).retrieve(
+        "Óscar Freire won a stage of the Tour de France."
+    )
+    assert res.evidence and all(e.element.type == "sentence" for e in res.evidence)
+
+
+def test_prediction_row_is_the_official_form_plus_ours(store) -> None:
+    row = Retriever(store, FAST).retrieve("The Rhine begins in Graubünden.", id=12).to_prediction()
+    assert row["id"] == 12 and row["claim"] == "The Rhine begins in Graubünden."
+    assert "predicted_label" not in row  # retrieval only
+    assert row["predicted_evidence"][0] == "Rhine_sentence_0"
+    first = row["evidence"][0]
+    assert first["id"] == "Rhine_sentence_0" and first["context"] == ["Rhine_title"]
+    assert first["text"].startswith("The Rhine is a European river")
+    assert row["scores"]["pages"][0]["title"] == "Rhine"
+    assert "total" in row["scores"]["timings_ms"]
+    orjson.dumps(row)  # serialisable as is
+
+
+def test_batch_equals_single(store) -> None:
+    r = Retriever(store, FAST)
+    claims = ["The Aare is 295 kilometres long.", "Bern is the capital of Switzerland."]
+    batch = r.retrieve_batch(claims, ids=[1, 2])
+    assert [b.predicted_evidence for b in batch] == [
+        r.retrieve(c).predicted_evidence for c in claims
+    ]
+    assert [b.id for b in batch] == [1, 2]
+
+
+def test_rrf_fuses_by_rank_not_score() -> None:
+    fused = rrf_fuse({"a": ["X", "Y"], "b": ["Y", "Z"]}, {"a": 1.0, "b": 1.0}, k=60)
+    assert [c.title for c in fused] == ["Y", "X", "Z"]
+    assert fused[0].ranks == {"a": 2, "b": 1}
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_dense_reranking_adds_a_cosine_score(store) -> None:
+    cfg = RetrieverConfig(dense_backend="onnx")
+    res = Retriever(store, cfg).retrieve("Swimming in the Aare is popular during summer.")
+    assert res.predicted_evidence[0] == "Aare_sentence_2"
+    assert all(-1.0 <= e.scores["dense"] <= 1.0 for e in res.evidence if "dense" in e.scores)
+    assert res.evidence[0].scores["dense"] > 0.5
+
+
+def test_config_from_toml_yaml_and_errors(tmp_path) -> None:
+    toml = tmp_path / "r.toml"
+    toml.write_text('[retriever]\nk_pages = 8\ndense = false\ntypes = ["cell"]\n')
+    cfg = RetrieverConfig.from_file(toml)
+    assert (cfg.k_pages, cfg.dense, cfg.types) == (8, False, ("cell",))
+    yml = tmp_path / "r.yaml"
+    yml.write_text("w_dense: 2\nk-pages: 3\n")
+    cfg = RetrieverConfig.from_file(yml)
+    assert (cfg.w_dense, cfg.k_pages) == (2.0, 3)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("k_page = 3\n")
+    with pytest.raises(
+        ConfigError, match=r"bad.toml: unknown retriever setting 'k_page' \(known: "
+    ):
+        RetrieverConfig.from_file(bad)
+    with pytest.raises(ConfigError) as exc:
+        RetrieverConfig().replace(k_pages="many")
+    assert str(exc.value) == "config: k_pages must be int, got 'many'"
+    with pytest.raises(ConfigError) as exc:
+        RetrieverConfig(dense_backend="gpu")
+    assert str(exc.value) == "dense_backend: 'gpu' is not one of auto, onnx, torch"
+
+
+def test_retrieve_command_writes_predictions_and_resumes(store, tmp_path) -> None:
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text(
+        '{"id": 1, "claim": "The Aare is 295 kilometres long.", "label": "SUPPORTS"}\n'
+        "{broken\n"
+        '{"id": 2, "claim": "Bern is the capital of Switzerland."}\n'
+    )
+    out = tmp_path / "out.jsonl"
+    args = ["retrieve", str(claims), "-o", str(out), "--index-dir", str(store.path),
+            "--no-dense", "--k-pages", "3", "--json"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    summary = orjson.loads(result.stdout)
+    assert (summary["retrieved"], summary["skipped_rows"]) == (2, 1)
+    assert "claims.jsonl:2: broken JSON" in summary["skipped_examples"][0]
+    rows = [orjson.loads(line) for line in out.read_bytes().splitlines()]
+    assert [r["id"] for r in rows] == [1, 2]
+    assert rows[0]["predicted_evidence"][0] == "Aare_sentence_1"
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0, again.output
+    summary = orjson.loads(again.stdout)
+    assert (summary["retrieved"], summary["already_done"]) == (0, 2)
+    assert len(out.read_bytes().splitlines()) == 2
+
+
+def test_retrieve_command_rejects_a_bad_flag_value(store, tmp_path) -> None:
+    claims = tmp_path / "c.jsonl"
+    claims.write_text('{"id": 1, "claim": "x"}\n')
+    result = CliRunner().invoke(
+        main, ["retrieve", str(claims), "-o", str(tmp_path / "o.jsonl"), "--index-dir",
+               str(store.path), "--dense-backend", "gpu"],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "'gpu' is not one of 'auto', 'onnx', 'torch'" in result.output
+
+
+def test_interactive_session_commands(store) -> None:
+    from wikicheck._cli.interactive import SearchSession
+
+    s = SearchSession(store)
+    assert s.handle(":type cell") == ("info", "types: cell")
+    assert s.handle(":k 2") == ("info", "k: 2")
+    kind, (query, hits) = s.handle("Óscar Freire Spain")
+    assert kind == "hits" and query == "Óscar Freire Spain"
+    assert 0 < len(hits) <= 2 and all(h.element.type == "cell" for h in hits)
+    assert s.handle(":page Aare") == ("info", "page: Aare")
+    kind, (_, hits) = s.handle("river")
+    assert hits == []  # Aare has no cells
+    assert s.handle(":type") == ("info", "types: all")
+    kind, (_, hits) = s.handle("river")
+    assert hits and all(h.element.page == "Aare" for h in hits)
+    assert s.handle(":type row") == (
+        "error",
+        "unknown type 'row': choose from sentence, cell, header_cell, table_caption, item",
+    )
+    assert s.handle(":k zero") == ("error", ":k needs a positive number, got 'zero'")
+    assert s.handle(":frobnicate") == ("error", "unknown command :frobnicate (try :help)")
+    assert s.handle(":quit") == ("quit", None)

@@ -1,0 +1,108 @@
+"""Training loop on a tiny random model: it learns, checkpoints atomically, resumes exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from verifier.data import in_split
+from verifier.train import TrainConfig, make_batches, scores, train
+from wikicheck.errors import ConfigError
+
+
+def _tiny_base(tmp_path: Path) -> Path:
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    from verifier.train import base_model_path
+
+    tok = AutoTokenizer.from_pretrained(base_model_path())
+    cfg = BertConfig(
+        vocab_size=tok.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
+    out = tmp_path / "base"
+    BertForSequenceClassification(cfg).save_pretrained(out)
+    tok.save_pretrained(out)
+    return out
+
+
+DATA = (
+    ["A is red.", "B is blue.", "C is big.", "D is old.", "E is new.", "F is hot."] * 3,
+    ["A is red indeed.", "B is green.", "Nothing here.", "D is old.", "E is old.", "Cold."] * 3,
+    [0, 1, 2, 0, 1, 2] * 3,
+)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
+    base = _tiny_base(tmp_path)
+
+    def cfg(name: str) -> TrainConfig:
+        return TrainConfig(
+            out_dir=str(tmp_path / name),
+            base_model=str(base),
+            max_length=32,
+            batch_size=4,
+            checkpoint_every=2,
+            seed=3,
+            device="cpu",
+        )
+
+    losses: list[float] = []
+    train(cfg("full"), *DATA, on_step=lambda s, t, loss: losses.append(loss))
+    assert len(losses) == 5  # 18 examples / batch 4
+
+    def crash(step: int, total: int, loss: float) -> None:
+        if step == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train(cfg("resumed"), *DATA, on_step=crash)
+    assert torch.load(tmp_path / "resumed" / "checkpoint.pt", weights_only=False)["step"] == 2
+    assert not (tmp_path / "resumed" / "checkpoint.pt.tmp").exists()
+    seen: list[int] = []
+    train(cfg("resumed"), *DATA, resume=True, on_step=lambda s, t, loss: seen.append(s))
+    assert seen == [3, 4, 5]
+    full = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)["model"]
+    resumed = torch.load(tmp_path / "resumed" / "checkpoint.pt", weights_only=False)["model"]
+    assert all(torch.equal(full[k], resumed[k]) for k in full)
+    assert (tmp_path / "resumed" / "model.safetensors").exists()
+    from transformers import AutoConfig
+
+    conf = AutoConfig.from_pretrained(tmp_path / "resumed")
+    assert conf.id2label == {0: "SUPPORTS", 1: "REFUTES", 2: "NOT ENOUGH INFO"}
+    other = cfg("full")
+    other.lr = 1e-3
+    with pytest.raises(ConfigError, match="checkpoint was written with different settings"):
+        train(other, *DATA, resume=True)
+
+
+def test_batches_cover_every_example_once_and_are_length_sorted():
+    lengths = [5, 1, 9, 3, 7, 2, 8, 4, 6, 0]
+    batches = make_batches(lengths, 3, seed=1, chunk=10)
+    assert sorted(i for b in batches for i in b) == list(range(10))
+    for b in batches:
+        assert [lengths[i] for i in b] == sorted(lengths[i] for i in b)
+    assert batches == make_batches(lengths, 3, seed=1, chunk=10)
+
+
+def test_split_is_deterministic_and_near_the_fraction():
+    keys = [str(i) for i in range(2000)]
+    share = sum(in_split(k, 0.6) for k in keys) / len(keys)
+    assert 0.55 < share < 0.65
+    assert [in_split(k, 0.6) for k in keys[:50]] == [in_split(k, 0.6) for k in keys[:50]]
+
+
+def test_scores_macro_f1():
+    res = scores([0, 0, 1, 1], [0, 1, 1, 1], 2)
+    assert res["accuracy"] == 0.75
+    assert res["macro_f1"] == round((2 / 3 + 0.8) / 2, 4)

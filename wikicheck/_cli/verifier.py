@@ -1,0 +1,304 @@
+"""``train-verifier``, ``verify`` and ``predict``: thin click layers over :mod:`verifier`."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from wikicheck._cli.common import (
+    handle_errors,
+    json_option,
+    open_store_from_options,
+    progress,
+    store_options,
+    wants_json,
+    write_json,
+)
+from wikicheck._cli.retrieve import pop_config, retriever_options
+
+DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
+
+
+@click.command("train-verifier")
+@click.option(
+    "--out",
+    "out_dir",
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="Folder for checkpoint.pt and the final fp16 model.",
+)
+@click.option(
+    "--data-dir",
+    default="/work/shared/data",
+    show_default=True,
+    help="Raw data root (layout of data/SOURCES.md).",
+)
+@click.option(
+    "--cache",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="JSONL of built training pairs; written if missing, reused if present.",
+)
+@click.option("--base-model", default="", help="Initial checkpoint (default: packaged MiniLM).")
+@click.option("--max-length", default=256, show_default=True)
+@click.option("--batch-size", default=16, show_default=True)
+@click.option("--lr", default=5e-5, show_default=True)
+@click.option("--epochs", default=1.0, show_default=True)
+@click.option("--max-steps", default=0, help="Stop after this many steps (0: whole schedule).")
+@click.option(
+    "--freeze",
+    default=0,
+    show_default=True,
+    help="Freeze embeddings and this many lowest encoder layers (0: train all).",
+)
+@click.option("--checkpoint-every", default=100, show_default=True)
+@click.option("--threads", default=0, help="torch CPU threads (0: torch default).")
+@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:1 ...")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--resume", is_flag=True, help="Continue from OUT/checkpoint.pt.")
+@handle_errors
+def train_verifier(
+    out_dir,
+    data_dir,
+    cache,
+    base_model,
+    max_length,
+    batch_size,
+    lr,
+    epochs,
+    max_steps,
+    freeze,
+    checkpoint_every,
+    threads,
+    device,
+    seed,
+    resume,
+) -> None:
+    """Train the default 3-way verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).
+
+    Builds the licence-clean training mix (verifier.data.TRAIN_MIX), fine-tunes the packaged
+    all-MiniLM-L6-v2 and saves fp16 safetensors + tokenizer into OUT. Kill it any time and
+    rerun with --resume.
+
+    \b
+    Example:
+      nice wikicheck train-verifier --out runs/verifier --threads 2 --cache runs/train.jsonl
+      wikicheck train-verifier --out runs/verifier --resume
+    """
+    from verifier.train import TrainConfig, train, training_pairs
+
+    cfg = TrainConfig(
+        out_dir=out_dir,
+        base_model=base_model,
+        max_length=max_length,
+        batch_size=batch_size,
+        lr=lr,
+        epochs=epochs,
+        max_steps=max_steps,
+        freeze=freeze,
+        checkpoint_every=checkpoint_every,
+        threads=threads,
+        device=device,
+        seed=seed,
+    )
+    claims, evidence, labels = training_pairs(cfg, Path(data_dir), cache)
+    interactive = sys.stderr.isatty()
+    start = time.perf_counter()
+    with progress() as bar:
+        task = bar.add_task("training", total=None, rate="")
+
+        def on_step(step: int, total: int, loss: float) -> None:
+            rate = step / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f} {rate:.2f} st/s")
+            if not interactive and step % 25 == 0:
+                click.echo(f"step {step}/{total} loss {loss:.4f}", err=True)
+
+        out = train(cfg, claims, evidence, labels, resume=resume, on_step=on_step)
+    click.echo(f"saved {out}")
+
+
+def model_options(f):
+    """``--model``, ``--labels``, ``--batch-size``, ``--max-length``, ``--device``."""
+    f = click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda ...")(f)
+    f = click.option(
+        "--max-length",
+        type=int,
+        default=None,
+        help="Model window in tokens (default: the model's training window, else 256).",
+    )(f)
+    f = click.option(
+        "--batch-size",
+        type=click.IntRange(min=1),
+        default=32,
+        show_default=True,
+        help="Claims per model batch.",
+    )(f)
+    f = click.option(
+        "--labels",
+        type=click.Choice(["2", "3"]),
+        default="3",
+        show_default=True,
+        help="2: SUPPORTS vs REFUTES only (NOT ENOUGH INFO renormalised away).",
+    )(f)
+    return click.option(
+        "--model",
+        "model_name",
+        default=None,
+        help="Checkpoint folder or Hugging Face hub id (default: shipped "
+        "wikicheck-minilm-verifier).",
+    )(f)
+
+
+@click.command()
+@click.argument("claim")
+@model_options
+@store_options
+@retriever_options
+@json_option
+@handle_errors
+def verify(
+    claim, model_name, labels, batch_size, max_length, device, index_dir, es_url, as_json, **kwargs
+) -> None:
+    """Retrieve evidence for CLAIM and give the verdict, with the evidence the model read.
+
+    \b
+    Example:
+      wikicheck verify "The Aare is a river in Switzerland." --index-dir wikicheck-index
+      wikicheck verify "Aare is in Peru." --model MoritzLaurer/DeBERTa-v3-base-mnli --json
+    """
+    from retriever.pipeline import Retriever
+    from verifier.model import Verifier
+    from verifier.predict import verify_claims
+    from wikicheck.annotations import Claim
+
+    retriever = Retriever(open_store_from_options(index_dir, es_url), pop_config(kwargs))
+    v = Verifier.load(model_name, device=device, max_length=max_length)
+    (row,) = verify_claims(
+        v,
+        [Claim(id=None, claim=claim)],
+        store=retriever.store,
+        retriever=retriever,
+        labels=int(labels),
+        batch_size=batch_size,
+        details=True,
+    )
+    retriever.store.close()
+    if wants_json(as_json):
+        write_json(row)
+    else:
+        _panel(row)
+
+
+def _panel(row) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from wikicheck._cli.common import console
+
+    colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(row["predicted_label"], "yellow")
+    probs = "  ".join(f"{k} {v:.2f}" for k, v in row["probabilities"].items())
+    table = Table(show_header=True, box=None)
+    table.add_column("read")
+    table.add_column("evidence (best first)")
+    table.add_column("context")
+    inside = set(row["evidence_in_window"])
+    for ev in row["evidence"]:
+        context = " > ".join([ev["page"], *ev["sections"]])
+        if ev["headers"]:
+            context += " | " + " ; ".join(ev["headers"])
+        table.add_row(
+            "yes" if ev["id"] in inside else "no", f"[dim]{ev['id']}[/]\n{ev['text']}", context
+        )
+    console().print(
+        Panel(
+            table,
+            title=f"[bold {colour}]{row['predicted_label']}[/] {probs}",
+            subtitle=row["claim"],
+        )
+    )
+
+
+@click.command()
+@click.argument("claims", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, writable=True),
+    help="Prediction JSONL (official fields + probabilities); resumed if it exists.",
+)
+@click.option(
+    "--gold-evidence",
+    is_flag=True,
+    help="Oracle: verify each claim's first gold evidence set (whole tables for "
+    "table ids) instead of retrieving.",
+)
+@click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
+@model_options
+@store_options
+@retriever_options
+@json_option
+@handle_errors
+def predict(
+    claims,
+    output,
+    gold_evidence,
+    overwrite,
+    model_name,
+    labels,
+    batch_size,
+    max_length,
+    device,
+    index_dir,
+    es_url,
+    as_json,
+    **kwargs,
+) -> None:
+    """Verify every claim of CLAIMS into OUTPUT (official format with predicted_label).
+
+    \b
+    Example:
+      wikicheck predict samples/claims.jsonl -o pred.jsonl --index-dir wikicheck-index
+      wikicheck predict dev.jsonl -o oracle.jsonl --gold-evidence --labels 2
+    """
+    from retriever.batch import count_rows
+    from retriever.pipeline import Retriever
+    from verifier.model import Verifier
+    from verifier.predict import predict_file
+
+    store = open_store_from_options(index_dir, es_url)
+    retriever = None if gold_evidence else Retriever(store, pop_config(kwargs))
+    v = Verifier.load(model_name, device=device, max_length=max_length)
+    total, start = count_rows(claims), time.perf_counter()
+    with progress() as bar:
+        task = bar.add_task("predicting", total=total, rate="")
+
+        def update(n: int) -> None:
+            rate = n / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
+
+        summary = predict_file(
+            v,
+            claims,
+            output,
+            store=store,
+            retriever=retriever,
+            labels=int(labels),
+            batch_size=batch_size,
+            resume=not overwrite,
+            progress=update,
+        )
+    store.close()
+    d = summary.to_dict()
+    if wants_json(as_json):
+        write_json(d)
+    else:
+        click.echo(
+            f"{d['predicted']:,} claims predicted ({d['already_done']:,} already in "
+            f"{output}), {d['claims_per_s'] or 0:.1f} claims/s"
+        )
+    for example in d["skipped_examples"][:5]:
+        click.echo(f"skipped: {example}", err=True)

@@ -1,0 +1,266 @@
+"""Evaluation recipes: one YAML or TOML file naming corpus, claims, store, settings and metrics.
+
+Entry point: :func:`load_recipe` -> :class:`Recipe`. Every error names the recipe file and the
+key (``recipes/x.yaml: verifier.labels: must be 2 or 3, got 4``), as a :class:`ConfigError`.
+Strings may use ``${VAR}`` / ``${VAR:-default}`` (e.g. ``${WIKICHECK_DATA:-../shared/data}``) so
+one recipe works wherever the data lives; relative paths are relative to the working directory
+(recipes are run from the repository root). The keys are documented in ``docs/evaluation.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikicheck.errors import ConfigError, short_repr
+
+__all__ = ["Recipe", "load_recipe", "parse_recipe", "METRICS", "SPECIAL_MODELS"]
+
+#: What a recipe may ask for under ``metrics`` (default: everything the data allows).
+METRICS = ("feverous", "labels", "retrieval", "latency", "semtab")
+#: Verifier models that are not checkpoints: ``gold`` answers the gold label (plumbing check and
+#: upper bound), ``none`` skips verification (retrieval-only run).
+SPECIAL_MODELS = ("gold", "none")
+
+_KEYS = {
+    "": {"name", "description", "corpus", "claims", "split", "holdout", "limit", "store", "retriever", "verifier",
+         "metrics", "semtab", "predict"},
+    "corpus": {"pages", "convert"},
+    "corpus.convert": {"source", "input", "output"},
+    "store": {"index_dir", "es", "rebuild", "workers"},
+    "verifier": {"model", "labels", "gold_evidence", "batch_size", "max_length", "device"},
+    "semtab": {"template", "template_prefix", "gold", "gold_prefix"},
+    "predict": {"batch_size"},
+    "holdout": {"field", "fraction", "salt"},
+}  # fmt: skip
+_ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+@dataclass
+class Recipe:
+    """A validated recipe. Paths are strings as written, after ``${VAR}`` expansion."""
+
+    path: str
+    name: str
+    description: str = ""
+    pages: list[str] = field(default_factory=list)
+    convert: dict[str, str] | None = None
+    claims: str = ""
+    split: str | None = None
+    holdout: dict[str, Any] | None = None  # keep claims outside a hashed training part
+    limit: int | None = None
+    index_dir: str | None = None
+    es: str | None = None
+    rebuild: bool = False
+    workers: int | None = None
+    retriever: dict[str, Any] = field(default_factory=dict)
+    model: str = "none"
+    labels: int = 3
+    gold_evidence: bool | str = False  # True: gold evidence sets; "table": the gold tables
+    verifier: dict[str, Any] = field(default_factory=dict)  # the other verifier keys
+    metrics: tuple[str, ...] = METRICS
+    semtab: dict[str, str] | None = None
+    batch_size: int = 32
+
+    @property
+    def needs_store(self) -> bool:
+        """Retrieval needs an index; an oracle run does too, for the gold evidence texts."""
+        return bool(self.pages or self.convert)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+class _Checker:
+    def __init__(self, path: str):
+        self.path = path
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.path}: {key}: {message}" if key else f"{self.path}: {message}")
+
+    def table(self, data: Any, key: str) -> dict[str, Any]:
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise self.fail(key, f"must be a table of settings, got {short_repr(data)}")
+        allowed = _KEYS.get(key)
+        if allowed is not None:
+            unknown = sorted(set(data) - allowed)
+            if unknown:
+                raise self.fail(
+                    f"{key}.{unknown[0]}" if key else unknown[0],
+                    f"unknown key (expected one of: {', '.join(sorted(allowed))})",
+                )
+        return data
+
+    def string(self, data: dict, key: str, full: str, default: str | None = None) -> str | None:
+        value = data.get(key, default)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(full, f"must be a non-empty string, got {short_repr(value)}")
+        return _expand(value)
+
+    def integer(self, data: dict, key: str, full: str, default: Any, lo: int = 0) -> Any:
+        value = data.get(key, default)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+            raise self.fail(full, f"must be an integer >= {lo}, got {short_repr(value)}")
+        return value
+
+    def boolean(self, data: dict, key: str, full: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(full, f"must be true or false, got {short_repr(value)}")
+        return value
+
+
+def _expand(value: str) -> str:
+    return _ENV_RE.sub(lambda m: os.environ.get(m.group(1)) or (m.group(2) or ""), value)
+
+
+def _read(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the recipe ({exc.strerror or exc})") from None
+    if path.suffix == ".toml":
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            raise ConfigError(f"{path}: TOML recipes need Python 3.11+; use YAML") from None
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    if path.suffix in (".yaml", ".yml"):
+        import yaml
+
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML ({exc})") from None
+    raise ConfigError(f"{path}: a recipe must be a .yaml, .yml or .toml file")
+
+
+def load_recipe(
+    path_or_name: str | os.PathLike, recipes_dir: str | os.PathLike = "recipes"
+) -> Recipe:
+    """Load ``recipes/x.yaml``; a bare name (``feverous-s``) is looked up in ``recipes_dir``."""
+    path = Path(path_or_name)
+    if not path.exists() and path.suffix == "" and len(path.parts) == 1:
+        for suffix in (".yaml", ".yml", ".toml"):
+            candidate = Path(recipes_dir) / f"{path.name}{suffix}"
+            if candidate.exists():
+                path = candidate
+                break
+    if not path.exists():
+        known = (
+            sorted(p.stem for p in Path(recipes_dir).glob("*.*ml"))
+            if Path(recipes_dir).is_dir()
+            else []
+        )  # noqa: E501
+        hint = f" (recipes in {recipes_dir}/: {', '.join(known)})" if known else ""
+        raise ConfigError(f"{path}: no such recipe{hint}")
+    return parse_recipe(_read(path), str(path))
+
+
+def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
+    """Validate a recipe's parsed content; every error names ``path`` and the key."""
+    c = _Checker(path)
+    top = c.table(data, "")
+    if not top:
+        raise c.fail("", "the recipe is empty")
+    recipe = Recipe(path=path, name=c.string(top, "name", "name") or Path(path).stem)
+    recipe.description = c.string(top, "description", "description") or ""
+    corpus = c.table(top.get("corpus"), "corpus")
+    pages = corpus.get("pages", [])
+    if isinstance(pages, str):
+        pages = [pages]
+    if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
+        raise c.fail("corpus.pages", f"must be a path or a list of paths, got {short_repr(pages)}")
+    recipe.pages = [_expand(p) for p in pages]
+    if "convert" in corpus:
+        conv = c.table(corpus["convert"], "corpus.convert")
+        recipe.convert = {}
+        for key in ("source", "input", "output"):
+            value = c.string(conv, key, f"corpus.convert.{key}")
+            if value is None:
+                raise c.fail(f"corpus.convert.{key}", "missing (source, input and output needed)")
+            recipe.convert[key] = value
+    recipe.claims = c.string(top, "claims", "claims") or ""
+    if not recipe.claims:
+        if recipe.convert is None:
+            raise c.fail("claims", "missing: name the claims file (JSONL, official format)")
+        recipe.claims = str(Path(recipe.convert["output"]) / "claims.jsonl")
+    recipe.split = c.string(top, "split", "split")
+    recipe.limit = c.integer(top, "limit", "limit", None, lo=1)
+    if "holdout" in top:
+        ho = c.table(top["holdout"], "holdout")
+        fraction = ho.get("fraction")
+        if (
+            isinstance(fraction, bool)
+            or not isinstance(fraction, (int, float))
+            or not (0 < fraction < 1)
+        ):
+            raise c.fail("holdout.fraction", f"must be a number between 0 and 1, got "
+                         f"{short_repr(fraction)}")  # fmt: skip
+        recipe.holdout = {
+            "field": c.string(ho, "field", "holdout.field", "id"),
+            "fraction": float(fraction),
+            "salt": c.string(ho, "salt", "holdout.salt", "wikicheck"),
+        }
+    store = c.table(top.get("store"), "store")
+    recipe.index_dir = c.string(store, "index_dir", "store.index_dir")
+    recipe.es = c.string(store, "es", "store.es")
+    if recipe.index_dir and recipe.es:
+        raise c.fail("store", "choose one of index_dir (embedded) or es (Elasticsearch URL)")
+    if recipe.needs_store and not (recipe.index_dir or recipe.es):
+        recipe.index_dir = str(Path("indexes") / recipe.name)
+    recipe.rebuild = c.boolean(store, "rebuild", "store.rebuild", False)
+    recipe.workers = c.integer(store, "workers", "store.workers", None)
+    recipe.retriever = c.table(top.get("retriever"), "retriever")
+    ver = c.table(top.get("verifier"), "verifier")
+    recipe.model = c.string(ver, "model", "verifier.model", "none") or "none"
+    labels = ver.get("labels", 3)
+    if labels not in (2, 3):
+        raise c.fail("verifier.labels", f"must be 2 or 3, got {short_repr(labels)}")
+    recipe.labels = labels
+    oracle = ver.get("gold_evidence", False)
+    if oracle not in (True, False, "table"):
+        raise c.fail(
+            "verifier.gold_evidence",
+            f'must be true, false or "table", got {short_repr(oracle)}',
+        )
+    recipe.gold_evidence = oracle
+    for key in ("batch_size", "max_length"):
+        if key in ver:
+            recipe.verifier[key] = c.integer(ver, key, f"verifier.{key}", None, lo=1)
+    if "device" in ver:
+        recipe.verifier["device"] = c.string(ver, "device", "verifier.device")
+    metrics = top.get("metrics", list(METRICS))
+    if not isinstance(metrics, list) or not metrics:
+        raise c.fail("metrics", f"must be a non-empty list, got {short_repr(metrics)}")
+    for m in metrics:
+        if m not in METRICS:
+            raise c.fail(
+                "metrics", f"unknown metric {short_repr(m)} (expected: {', '.join(METRICS)})"
+            )
+    recipe.metrics = tuple(metrics)
+    if "semtab" in top:
+        st = c.table(top["semtab"], "semtab")
+        recipe.semtab = {k: v for k in _KEYS["semtab"] if (v := c.string(st, k, f"semtab.{k}"))}
+        if "gold" not in recipe.semtab:
+            raise c.fail("semtab.gold", "missing: the gold XML (folder, file or bundle)")
+    pred = c.table(top.get("predict"), "predict")
+    recipe.batch_size = c.integer(pred, "batch_size", "predict.batch_size", 32, lo=1)
+    if recipe.gold_evidence and recipe.model == "none":
+        raise c.fail("verifier.gold_evidence", "an oracle run needs verifier.model")
+    if not recipe.needs_store and recipe.model != "gold":
+        raise c.fail("corpus", "missing: give corpus.pages or corpus.convert (the index "
+                     "serves the evidence and its text, oracle runs included)")  # fmt: skip
+    return recipe
