@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from wikicheck.annotations import Claim, EvidenceSet, Prediction, official_triple, read_claims
@@ -402,8 +402,20 @@ _row = st.tuples(
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_row, min_size=1, max_size=8))
 def test_matches_a_reference_of_the_official_rules(rows):
+    # A file where no claim has any gold set is FAVIQ-style data: scored on labels only, by
+    # design (evidence metrics are undefined there). Every other file follows the official rules.
+    assume(any(sets for _, _, sets, _ in rows))
     gold = [claim(i, lab, *sets) for i, (lab, _, sets, _) in enumerate(rows)]
     preds = [pred(i, p, *ids) for i, (_, p, _, ids) in enumerate(rows)]
     r = score(preds, gold)
     got = tuple(r[k] for k in KEYS[:5])
     assert got == pytest.approx(_reference(rows), abs=1e-12)
+
+
+def test_claims_without_any_gold_evidence_are_scored_on_labels_only():
+    gold = [claim(1, "SUPPORTS"), claim(2, "REFUTES")]
+    preds = [pred(1, "SUPPORTS", "A_sentence_0"), pred(2, "SUPPORTS")]
+    r = score(preds, gold)
+    assert r["label_accuracy"] == 0.5
+    assert r["feverous_score"] is None and r["evidence_recall"] is None
+    assert any("label accuracy and macro-F1 only" in note for note in r["notes"])

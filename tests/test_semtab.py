@@ -231,10 +231,10 @@ def test_missing_mapping_says_how_to_make_it(tmp_path):
 def test_score_semtab_command_prints_json(release):
     from click.testing import CliRunner
 
-    from wikicheck._cli.evaluate import score_semtab
+    from wikicheck.cli import main
 
     out = release / "v1.1" / "output"
-    result = CliRunner().invoke(score_semtab, [str(out), "--gold", str(out), "--json"])
+    result = CliRunner().invoke(main, ["score", str(out), "--semtab", "--gold", str(out), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["task_a_3way_f1"], data["task_a_2way_f1"], data["task_b_f1"]) == (1.0, 1.0, 1.0)

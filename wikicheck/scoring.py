@@ -332,9 +332,15 @@ def score(
     pairs = list(m.pairs)
     if count_missing:
         pairs += [(c, Prediction(id=c.id, claim=c.claim)) for c in m.missing]
-    result = score_pairs(
-        pairs, max_evidence=max_evidence, max_evidence_cell=max_evidence_cell, k_values=k_values
-    )
+    from wikicheck.scoring_labels import needs_label_only, score_labels_only
+
+    if needs_label_only([c for c, _ in pairs]):
+        # No gold evidence at all (FAVIQ): evidence metrics are undefined, labels only.
+        result = score_labels_only(pairs)
+    else:
+        result = score_pairs(
+            pairs, max_evidence=max_evidence, max_evidence_cell=max_evidence_cell, k_values=k_values
+        )
     result["matching"] = m.to_dict(len(predictions), len(gold))
     if m.missing:
         how = "scored as empty predictions" if count_missing else "left out (see --count-missing)"

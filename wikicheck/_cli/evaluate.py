@@ -183,27 +183,3 @@ def render_semtab(result: dict[str, Any]) -> None:
     out.print(table)
     for note in result["notes"]:
         out.print(f"note: {note}", highlight=False)
-
-
-@click.command("score-semtab", hidden=True)
-@click.argument("predictions", type=click.Path(exists=True))
-@click.option(
-    "--gold",
-    required=True,
-    type=click.Path(exists=True),
-    help="Gold XML: folder, one file, or xml.jsonl.gz with --gold-prefix.",
-)
-@click.option(
-    "--gold-prefix", default=None, help="Path prefix inside a bundle, e.g. dev_v1.1/v1.1/output/."
-)  # noqa: E501
-@json_option
-@handle_errors
-def score_semtab(predictions: str, gold: str, gold_prefix: str | None, as_json: bool) -> None:
-    """Score SEM-TAB-FACTS task XML (tasks A and B) against the gold XML.
-
-    \b
-    Example:
-      wikicheck score report/semtab-dev/semtab_xml --semtab \\
-        --gold ../shared/data/semtab/xml.jsonl.gz --gold-prefix dev_v1.1/v1.1/output/
-    """
-    score_semtab_output(predictions, gold, gold_prefix, as_json)

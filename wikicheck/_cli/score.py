@@ -10,10 +10,10 @@ from wikicheck._cli.common import console, handle_errors, json_option, wants_jso
 
 
 @click.command()
-@click.argument("predictions", type=click.Path(exists=True, dir_okay=False))
+@click.argument("predictions", type=click.Path(exists=True))
 @click.option(
     "--gold",
-    type=click.Path(exists=True, dir_okay=False),
+    type=click.Path(exists=True),
     default=None,
     help="Gold claims (official annotation JSONL). Default: the label/evidence fields of "
     "PREDICTIONS (the official evaluate.py input).",
@@ -23,9 +23,25 @@ from wikicheck._cli.common import console, handle_errors, json_option, wants_jso
     is_flag=True,
     help="Score gold claims that have no prediction as empty and unlabelled (default: leave out).",
 )
+@click.option(
+    "--semtab",
+    is_flag=True,
+    help="PREDICTIONS is a folder of SEM-TAB-FACTS task XML (predict --semtab-xml); score "
+    "tasks A and B against the gold XML given by --gold.",
+)
+@click.option(
+    "--gold-prefix", default=None, help="With --semtab: path prefix inside a gold bundle."
+)
 @json_option
 @handle_errors
-def score(predictions: str, gold: str | None, count_missing: bool, as_json: bool) -> None:
+def score(
+    predictions: str,
+    gold: str | None,
+    count_missing: bool,
+    semtab: bool,
+    gold_prefix: str | None,
+    as_json: bool,
+) -> None:
     """Score PREDICTIONS against gold claims: FEVEROUS score, label accuracy, evidence P/R/F1.
 
     Rows are matched by id (else claim text). Predicted evidence may be full id strings or
@@ -38,7 +54,13 @@ def score(predictions: str, gold: str | None, count_missing: bool, as_json: bool
     Example:
       wikicheck predict samples/claims.jsonl -o pred.jsonl
       wikicheck score pred.jsonl --gold samples/claims.jsonl
+      wikicheck score report/semtab-dev/semtab_xml --semtab \\
+        --gold ../shared/data/semtab/xml.jsonl.gz --gold-prefix dev_v1.1/v1.1/output/
     """
+    if semtab:
+        from wikicheck._cli.evaluate import score_semtab_output
+
+        return score_semtab_output(predictions, gold, gold_prefix, as_json)
     from wikicheck.scoring import score_files
 
     result = score_files(predictions, gold, count_missing=count_missing)
@@ -100,3 +122,6 @@ def render(result: dict[str, Any]) -> None:
     )
     for note in result["notes"]:
         out.print(f"note: {note}", highlight=False)
+    from wikicheck._cli.evaluate import render_per_set
+
+    render_per_set(result)
