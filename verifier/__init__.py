@@ -1,0 +1,18 @@
+"""Claim verification (DESIGN §6): linearization, any HF classifier, training, table rules.
+
+Heavy libraries (torch, transformers) are imported inside the functions that need them.
+"""
+
+from verifier.linearize import Linearized, element_text, linearize
+from verifier.model import DEFAULT_MODEL, Prediction, Verifier, map_labels, two_way
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "Linearized",
+    "Prediction",
+    "Verifier",
+    "element_text",
+    "linearize",
+    "map_labels",
+    "two_way",
+]

@@ -136,9 +136,7 @@ class Verifier:
         )
         try:
             tok = AutoTokenizer.from_pretrained(source)
-            model = AutoModelForSequenceClassification.from_pretrained(
-                source, torch_dtype=torch.float32
-            )
+            model = AutoModelForSequenceClassification.from_pretrained(source, dtype=torch.float32)
         except (OSError, ValueError) as exc:
             raise ModelError(
                 f"cannot load model {source!r}: {exc}".splitlines()[0]

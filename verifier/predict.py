@@ -15,6 +15,7 @@ from typing import Any
 
 from verifier.data import _rank_rows
 from verifier.model import Prediction, Verifier
+from verifier.tables import rule_label
 from wikicheck.annotations import Claim, ResumableWriter, iter_claims, row_key
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
@@ -75,10 +76,13 @@ def verify_claims(
     labels: int = 3,
     batch_size: int = 32,
     details: bool = False,
+    table_rules: bool = False,
 ) -> list[dict[str, Any]]:
     """Prediction rows (official fields + probabilities + evidence in the window).
 
     ``details`` adds each evidence element's text and context (for the ``verify`` panel).
+    ``table_rules`` lets :mod:`verifier.tables` override the label of table claims it is sure
+    of (the row then says ``"rule"``; probabilities stay the model's).
     """
     rows: list[dict[str, Any]] = []
     if retriever is None:
@@ -104,10 +108,18 @@ def verify_claims(
             "evidence_in_window": p.used,
         }
         row.update(extra)
+        if table_rules:
+            ruled = rule_label(c.claim, [_el(x) for x in items[len(rows)][1]])
+            if ruled:
+                row["predicted_label"], row["rule"] = ruled, "superlative"
         if details:
             row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
         rows.append(row)
     return rows
+
+
+def _el(x: Element | Evidence) -> Element:
+    return x.element if isinstance(x, Evidence) else x
 
 
 def _detail(x: Element | Evidence) -> dict[str, Any]:
@@ -177,6 +189,7 @@ def predict_file(
     batch_size: int = 32,
     resume: bool = True,
     progress: Callable[[int], None] | None = None,
+    table_rules: bool = False,
 ) -> PredictSummary:
     """Predict every claim of ``claims_path`` into ``output``; rows already there are kept."""
     from wikicheck.annotations import RowSummary
@@ -195,6 +208,7 @@ def predict_file(
                 retriever=retriever,
                 labels=labels,
                 batch_size=batch_size,
+                table_rules=table_rules,
             ):
                 out.write(row)
                 summary.predicted += 1

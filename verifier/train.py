@@ -172,7 +172,12 @@ def train(
     random.seed(cfg.seed)
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForSequenceClassification.from_pretrained(
-        base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID, ignore_mismatched_sizes=True
+        base,
+        num_labels=3,
+        id2label=ID2LABEL,
+        label2id=LABEL2ID,
+        ignore_mismatched_sizes=True,
+        dtype=torch.float32,  # an fp16 checkpoint as base would otherwise train in fp16
     ).to(device)
     if cfg.freeze:
         _freeze(model, cfg.freeze)
