@@ -260,6 +260,20 @@ def _panel(row) -> None:
 )
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option(
+    "--semtab-xml",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write SEM-TAB-FACTS task XML here (CLAIMS from `wikicheck convert semtab`; "
+    "needs --semtab-template).",
+)
+@click.option(
+    "--semtab-template",
+    type=click.Path(exists=True),
+    default=None,
+    help="The task's input XML: folder, file, or xml.jsonl.gz with --semtab-template-prefix.",
+)
+@click.option("--semtab-template-prefix", default=None, help="Path prefix inside a bundle.")
+@click.option(
     "--table-rules",
     is_flag=True,
     help="Let the superlative rule override table verdicts (opt-in: +0.4 pt on TabFact).",
@@ -274,6 +288,9 @@ def predict(
     output,
     gold_evidence,
     overwrite,
+    semtab_xml,
+    semtab_template,
+    semtab_template_prefix,
     table_rules,
     model_name,
     labels,
@@ -293,7 +310,12 @@ def predict(
     Example:
       wikicheck predict samples/claims.jsonl -o pred.jsonl --index-dir wikicheck-index
       wikicheck predict dev.jsonl -o oracle.jsonl --gold-evidence --labels 2
+      wikicheck predict converted/semtab/claims.jsonl -o st.jsonl --gold-evidence \\
+        --semtab-xml st-xml --semtab-template ../shared/data/semtab/xml.jsonl.gz \\
+        --semtab-template-prefix dev_v1.1/v1.1/input/
     """
+    if semtab_xml and not semtab_template:
+        raise click.UsageError("--semtab-xml needs --semtab-template (the task's input XML)")
     from retriever.batch import count_rows
     from retriever.pipeline import Retriever
     from verifier.model import Verifier
@@ -335,3 +357,16 @@ def predict(
         )
     for example in d["skipped_examples"][:5]:
         click.echo(f"skipped: {example}", err=True)
+    if semtab_xml:
+        from pathlib import Path
+
+        from wikicheck.semtab import write_xml_files
+
+        written = write_xml_files(
+            output,
+            Path(claims).parent,
+            semtab_template,
+            semtab_xml,
+            template_prefix=semtab_template_prefix,
+        )
+        click.echo(f"SEM-TAB-FACTS XML: {written}", err=True)
