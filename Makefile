@@ -11,7 +11,7 @@ $(BIN)/wikicheck: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[test,onnx]'
+	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
 setup: $(BIN)/wikicheck

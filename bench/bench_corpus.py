@@ -9,6 +9,7 @@ skipped (a same-titled page would replace the gold page in the index).
 
     python bench/bench_corpus.py --out /tmp/wikicheck-bench
     python bench/bench_corpus.py --pages /work/converted/tabfact/pages.jsonl --out /tmp/wcb-tabfact
+    python bench/bench_corpus.py --extra-pages /work/converted/tabfact/pages.jsonl --out /tmp/wcb-big
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ def passage_title(raw: str) -> str:
     return urllib.parse.unquote(t).replace("_", " ").strip()
 
 
-def build_pages(out_dir: str, limit: int | None = None) -> str:
-    """Write ``pages.jsonl`` (FEVEROUS-S pages first, then distractors); cached."""
+def build_pages(out_dir: str, limit: int | None = None, extra: str | None = None) -> str:
+    """Write ``pages.jsonl`` (FEVEROUS-S pages first, then distractors, then the pages of
+    ``extra`` whose titles are new); cached."""
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "pages.jsonl")
     if os.path.exists(path):
@@ -83,6 +85,14 @@ def build_pages(out_dir: str, limit: int | None = None) -> str:
                 gold_titles.add(title)
                 out.write(orjson.dumps(passage_page(title, row["text"])) + b"\n")
                 n += 1
+        if extra:
+            with open(extra, "rb") as fh:
+                for line in fh:
+                    title = orjson.loads(line).get("title")
+                    if title not in gold_titles:
+                        gold_titles.add(title)
+                        out.write(line.rstrip(b"\n") + b"\n")
+                        n += 1
     os.replace(path + ".tmp", path)
     print(f"wrote {n:,} pages to {path}", file=sys.stderr)
     return path
@@ -124,8 +134,9 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/wikicheck-bench")
     ap.add_argument("--limit", type=int, default=None, help="distractor passages to use")
     ap.add_argument("--pages", default=None, help="index this pages file instead (e.g. TabFact)")
+    ap.add_argument("--extra-pages", default=None, help="add these pages to the bench corpus")
     args = ap.parse_args()
-    pages = args.pages or build_pages(args.out, args.limit)
+    pages = args.pages or build_pages(args.out, args.limit, args.extra_pages)
     build_index(pages, os.path.join(args.out, "index"))
 
 

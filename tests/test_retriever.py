@@ -252,3 +252,24 @@ def test_interactive_session_commands(store) -> None:
     assert s.handle(":k zero") == ("error", ":k needs a positive number, got 'zero'")
     assert s.handle(":frobnicate") == ("error", "unknown command :frobnicate (try :help)")
     assert s.handle(":quit") == ("quit", None)
+
+
+def test_every_setting_is_documented_with_its_default() -> None:
+    from pathlib import Path
+
+    from retriever.config import config_fields
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "retrieval.md").read_text()
+    rows = {
+        line.split("|")[1].strip(" `"): line for line in doc.splitlines() if line.startswith("| `")
+    }
+    for f in config_fields():
+        assert f.name in rows, f"{f.name} is missing from docs/retrieval.md"
+        default = f.default
+        if isinstance(default, bool):
+            default = str(default).lower()
+        elif isinstance(default, tuple):
+            default = ",".join(default) or "(all)"
+        elif default == "":
+            default = '""'
+        assert f"| {default} |" in rows[f.name], f"{f.name}: docs show another default"
