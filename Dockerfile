@@ -39,7 +39,7 @@ COPY verifier ./verifier
 COPY es_mappings ./es_mappings
 COPY kibana ./kibana
 COPY samples ./samples
-RUN pip install -e ".[onnx]" \
+RUN pip install -e . \
     && useradd --create-home --uid 10001 wikicheck \
     && mkdir -p /data/index && chown wikicheck /data/index
 
