@@ -76,8 +76,12 @@ def build(converted: Path, shared: Path, out: Path) -> dict[str, int]:
             need[row["label"]] -= 1
             row["source"] = "feverous-s"
             claims.append(row)
-    fs_titles = {i.rsplit("_sentence_", 1)[0] for r in claims for s in r["evidence"] for i in s["content"]}
-    distractors = sorted({p["title"] for p in _jsonl(shared / "feverous" / "feverous_s_pages.jsonl")}, key=_key)
+    fs_titles = {
+        i.rsplit("_sentence_", 1)[0] for r in claims for s in r["evidence"] for i in s["content"]
+    }
+    distractors = sorted(
+        {p["title"] for p in _jsonl(shared / "feverous" / "feverous_s_pages.jsonl")}, key=_key
+    )
     fs_titles |= set(distractors[:60])
     pages.update(_pages_by_title(shared / "feverous" / "feverous_s_pages.jsonl", fs_titles))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -15,7 +15,6 @@ from wikicheck.errors import WikicheckError
 
 __all__ = [
     "json_option",
-    "output_option",
     "store_options",
     "open_store_from_options",
     "handle_errors",
@@ -33,16 +32,6 @@ def json_option(f: Callable) -> Callable:
         "as_json",
         is_flag=True,
         help="Print JSON instead of a table (default when piped).",
-    )(f)
-
-
-def output_option(f: Callable) -> Callable:
-    return click.option(
-        "-o",
-        "--output",
-        type=click.Path(dir_okay=False, writable=True),
-        default=None,
-        help="Write results to this file instead of stdout.",
     )(f)
 
 
@@ -129,20 +118,3 @@ def progress(*, transient: bool = False):
         transient=transient,
         disable=os.environ.get("WIKICHECK_NO_PROGRESS") == "1",
     )
-
-
-def iter_with_progress(items: Iterable, total: int | None, description: str, unit: str = "it"):
-    """Iterate ``items`` under a progress bar showing ``unit``/s and ETA when ``total`` is known."""
-    import time
-
-    with progress() as bar:
-        task = bar.add_task(description, total=total, rate="")
-        start = time.perf_counter()
-        n = 0
-        for item in items:
-            yield item
-            n += 1
-            if n % 16 == 0 or (total is not None and n == total):
-                elapsed = max(time.perf_counter() - start, 1e-9)
-                bar.update(task, completed=n, rate=f"{n / elapsed:,.1f} {unit}/s")
-        bar.update(task, completed=n)
