@@ -1,7 +1,7 @@
 """Training and evaluation sets for the verifier, built only from data we may ship weights for.
 
 Every builder yields :class:`Example` (claim, linearized evidence, label) from the raw files under
-``data_dir`` (``/work/shared/data`` layout, see its ``SOURCES.md``). Splits that are also used for
+``data_dir`` (``../shared/data`` layout, see its ``SOURCES.md``). Splits that are also used for
 evaluation are cut deterministically by a hash of a stable key (FEVEROUS-S claim id, TabFact table
 file), so training never sees an evaluated claim or table. NOT ENOUGH INFO examples are made the
 way the FEVEROUS paper did: drop part of the gold evidence, or pair the claim with retrieved-looking
@@ -14,6 +14,7 @@ import csv
 import gzip
 import hashlib
 import json
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -37,9 +38,13 @@ __all__ = [
     "read_jsonl",
 ]
 
-DEFAULT_DATA_DIR = Path("/work/shared/data")
-#: Output of ``wikicheck convert`` (SEM-TAB-FACTS is read from here).
-CONVERTED_DIR = Path("/work/converted")
+#: The shared data folder beside the checkout (``../shared/data``), or ``$WIKICHECK_DATA``.
+DEFAULT_DATA_DIR = Path(
+    os.environ.get("WIKICHECK_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"
+)
+#: Output of ``wikicheck convert`` (SEM-TAB-FACTS is read from here): ``$WIKICHECK_CONVERTED``,
+#: default ``converted`` as in the recipes.
+CONVERTED_DIR = Path(os.environ.get("WIKICHECK_CONVERTED") or "converted")
 _NLI = {
     "entailment": SUPPORTS,
     "contradiction": REFUTES,

@@ -32,9 +32,8 @@ DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
 )
 @click.option(
     "--data-dir",
-    default="/work/shared/data",
-    show_default=True,
-    help="Raw data root (layout of data/SOURCES.md).",
+    default=None,
+    help="Raw data root (layout of data/SOURCES.md) [default: ../shared/data or $WIKICHECK_DATA].",
 )
 @click.option(
     "--cache",
@@ -104,7 +103,9 @@ def train_verifier(
         device=device,
         seed=seed,
     )
-    claims, evidence, labels = training_pairs(cfg, Path(data_dir), cache)
+    from verifier.data import DEFAULT_DATA_DIR
+
+    claims, evidence, labels = training_pairs(cfg, Path(data_dir or DEFAULT_DATA_DIR), cache)
     interactive = sys.stderr.isatty()
     start = time.perf_counter()
     with progress() as bar:
