@@ -29,7 +29,7 @@ import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from indexer.stores.base import Bool, Exact, Text, tokens
+from indexer.stores.base import Exact, free_text_query, tokens
 from wikicheck import __version__
 from wikicheck._api_engine import Coalescer, Depth, Services, retrieve_many, verify_many
 from wikicheck._api_middleware import BodySizeLimit, Busy, add_error_handlers
@@ -60,7 +60,7 @@ from wikicheck.errors import (
 )
 from wikicheck.ids import parse_id
 
-__all__ = ["create_app", "Limits", "Services", "search_query"]
+__all__ = ["create_app", "Limits", "Services"]
 
 log = logging.getLogger("wikicheck.api")
 
@@ -199,24 +199,6 @@ def create_app(
 # -- queries ----------------------------------------------------------------------------------
 
 
-def search_query(q: str) -> Bool:
-    """The element query for free text: built from its word tokens, never parsed as syntax.
-
-    Words are matched in the stemmed and plain text and, with lower weight, in the context
-    fields (page title, sections, headers) — the same fields the retriever's element pass uses.
-    """
-    words = " ".join(tokens(q))
-    return Bool(
-        should=(
-            Text("text", words),
-            Text("text_plain", words, boost=0.5),
-            Text("title", words, boost=0.5),
-            Text("sections", words, boost=0.3),
-            Text("headers", words, boost=0.5),
-        )
-    )
-
-
 # -- routes -----------------------------------------------------------------------------------
 
 
@@ -303,7 +285,7 @@ def _add_routes(app: FastAPI) -> None:
         if page is not None:
             filters.append(Exact("page", page))
         store = st.ready().store
-        hits = await st.run(functools.partial(store.search, filters=filters), search_query(q), k)
+        hits = await st.run(functools.partial(store.search, filters=filters), free_text_query(q), k)
         out = [SearchHitOut(**ElementOut.of(h.element).model_dump(), score=h.score) for h in hits]
         return SearchResponse(q=q, hits=out)
 

@@ -45,6 +45,7 @@ __all__ = [
     "normalize_title",
     "title_variants",
     "tokens",
+    "free_text_query",
     "lead_text",
 ]
 
@@ -235,6 +236,24 @@ def title_variants(title: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """Word tokens (lowercased) for building term queries in code."""
     return [t.casefold() for t in _TOKEN_RE.findall(text)]
+
+
+def free_text_query(text: str) -> Bool:
+    """BM25 over element text and its context fields for free text (``search``, ``GET /search``).
+
+    Built from the word tokens in code, never parsed as query syntax. The weights match the
+    retriever's defaults for the element pass (text > plain = title = headers > sections).
+    """
+    words = " ".join(tokens(text))
+    return Bool(
+        should=(
+            Text("text", words),
+            Text("text_plain", words, boost=0.5),
+            Text("title", words, boost=0.5),
+            Text("sections", words, boost=0.3),
+            Text("headers", words, boost=0.5),
+        )
+    )
 
 
 def lead_text(elements: Iterable[Element], n: int = 3) -> str:

@@ -144,21 +144,6 @@ def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
     console().print(table)
 
 
-def element_query(text: str) -> Any:
-    """BM25 over the element text and its context fields, built from the text in code."""
-    from indexer.stores.base import Bool, Text
-
-    return Bool(
-        should=(
-            Text("text", text, 1.0),
-            Text("text_plain", text, 0.5),
-            Text("title", text, 0.5),
-            Text("sections", text, 0.3),
-            Text("headers", text, 0.5),
-        )
-    )
-
-
 @click.command()
 @click.argument("query", required=False)
 @store_options
@@ -189,9 +174,11 @@ def search(
         interactive_search(store, types=types, page=page, k=k)  # history, rich tables
         store.close()
         return
+    from indexer.stores.base import free_text_query
+
     settings: dict[str, Any] = {"types": types, "page": page, "k": k}
     for q in [query] if query is not None else _stdin_queries(settings):
-        hits = store.search(element_query(q), settings["k"], filters=_filters(settings))
+        hits = store.search(free_text_query(q), settings["k"], filters=_filters(settings))
         _render_hits(q, hits, as_json)
     store.close()
 
