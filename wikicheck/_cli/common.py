@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +25,8 @@ __all__ = [
     "write_jsonl_line",
     "console",
     "progress",
+    "claims_progress",
+    "render_batch_summary",
 ]
 
 
@@ -118,3 +122,30 @@ def progress(*, transient: bool = False):
         transient=transient,
         disable=os.environ.get("WIKICHECK_NO_PROGRESS") == "1",
     )
+
+
+@contextlib.contextmanager
+def claims_progress(description: str, total: int | None):
+    """A progress bar over claims; yields the ``progress(n)`` callback the batch functions take."""
+    start = time.perf_counter()
+    with progress() as bar:
+        task = bar.add_task(description, total=total, rate="")
+
+        def update(n: int) -> None:
+            rate = n / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
+
+        yield update
+
+
+def render_batch_summary(d: dict[str, Any], done_key: str, output: str, as_json: bool) -> None:
+    """What a resumable batch command did: counts and rate, then skipped rows on stderr."""
+    if wants_json(as_json):
+        write_json(d)
+    else:
+        click.echo(
+            f"{d[done_key]:,} claims {done_key} ({d['already_done']:,} already in {output}), "
+            f"{d['claims_per_s'] or 0:.1f} claims/s"
+        )
+    for example in d["skipped_examples"][:5]:
+        click.echo(f"skipped: {example}", err=True)

@@ -7,20 +7,18 @@ cannot drift; ``--config FILE`` (TOML/YAML) sets many at once and flags override
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from wikicheck._cli.common import (
+    claims_progress,
     handle_errors,
     json_option,
     open_store_from_options,
-    progress,
+    render_batch_summary,
     store_options,
-    wants_json,
-    write_json,
 )
 
 _PY_TYPES = {"int": int, "float": float, "str": str}
@@ -114,30 +112,13 @@ def retrieve(claims: str, output: str, overwrite: bool, batch_size: int, index_d
 
     config = pop_config(kwargs)
     store = open_store_from_options(index_dir, es_url)
-    total = count_rows(claims)
-    start = time.perf_counter()
-    with progress() as bar:
-        task = bar.add_task("retrieving", total=total, rate="")
-
-        def update(n: int) -> None:
-            rate = n / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
-
+    with claims_progress("retrieving", count_rows(claims)) as update:
         summary = retrieve_file(
             store, claims, output, config=config, resume=not overwrite, batch_size=batch_size,
             progress=update,
         )  # fmt: skip
     store.close()
-    d = summary.to_dict()
-    if wants_json(as_json):
-        write_json(d)
-    else:
-        click.echo(
-            f"{d['retrieved']:,} claims retrieved ({d['already_done']:,} already in {output}), "
-            f"{d['claims_per_s'] or 0:.1f} claims/s"
-        )
-    for example in d["skipped_examples"][:5]:
-        click.echo(f"skipped: {example}", err=True)
+    render_batch_summary(summary.to_dict(), "retrieved", output, as_json)
 
 
 __all__ = ["retrieve", "retriever_options", "build_config", "pop_config"]

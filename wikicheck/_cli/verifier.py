@@ -9,10 +9,12 @@ from pathlib import Path
 import click
 
 from wikicheck._cli.common import (
+    claims_progress,
     handle_errors,
     json_option,
     open_store_from_options,
     progress,
+    render_batch_summary,
     store_options,
     wants_json,
     write_json,
@@ -327,14 +329,7 @@ def predict(
     v = Verifier.load(
         model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
     )
-    total, start = count_rows(claims), time.perf_counter()
-    with progress() as bar:
-        task = bar.add_task("predicting", total=total, rate="")
-
-        def update(n: int) -> None:
-            rate = n / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
-
+    with claims_progress("predicting", count_rows(claims)) as update:
         summary = predict_file(
             v,
             claims,
@@ -348,16 +343,7 @@ def predict(
             progress=update,
         )
     store.close()
-    d = summary.to_dict()
-    if wants_json(as_json):
-        write_json(d)
-    else:
-        click.echo(
-            f"{d['predicted']:,} claims predicted ({d['already_done']:,} already in "
-            f"{output}), {d['claims_per_s'] or 0:.1f} claims/s"
-        )
-    for example in d["skipped_examples"][:5]:
-        click.echo(f"skipped: {example}", err=True)
+    render_batch_summary(summary.to_dict(), "predicted", output, as_json)
     if semtab_xml:
         from pathlib import Path
 
