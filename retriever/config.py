@@ -68,12 +68,22 @@ class RetrieverConfig:
     dense_cache_file: str = _f(
         "", "Load element embeddings from / save them to this .npz (reuse across runs)."
     )
+    dense_vectors: str = _f(
+        "",
+        "Precomputed element vectors (`wikicheck embed`): a directory, 'none' to ignore them; "
+        "empty: INDEX_DIR/vectors when it exists.",
+    )
     w_dense: float = _f(1.0, "Fusion weight of the dense cosine score.")
     w_lexical: float = _f(0.3, "Fusion weight of the max-normalized element BM25 score.")
     w_page: float = _f(0.3, "Fusion weight of the element's page prior (from its fused page rank).")
     page_rank_decay: float = _f(
         0.2, "Page prior decay: the page at fused rank r (0-based) gets 1/(1 + decay*r)."
     )
+    w_position: float = _f(
+        0.3, "Sentence position prior: w * max(0, 1 - index/position_horizon) (leads first)."
+    )
+    position_horizon: int = _f(10, "Sentence index at which the position prior reaches 0.")
+    w_same_page: float = _f(0.1, "Bonus for sentences on the page of the best-scoring sentence.")
     # --- output ------------------------------------------------------------------------------
     max_sentences: int = _f(5, "Sentences in the evidence (FEVEROUS scorer budget: 5).")
     max_cells: int = _f(25, "Cells, header cells, captions and items (scorer budget: 25).")

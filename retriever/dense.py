@@ -9,8 +9,9 @@ The encoder is all-MiniLM-L6-v2, shipped offline in two forms:
 
 ``auto`` picks ONNX when onnxruntime and the int8 file are installed: measured faster at equal
 retrieval quality (``docs/retrieval.md``, ``bench/bench_retrieval.py --compare-encoders``).
-Element embeddings are cached by element id (an LRU), so re-ranking the same elements for many
-claims, or again after a config change, encodes each once. Entry point: :class:`DenseReranker`.
+Element vectors precomputed at index time (``wikicheck embed``, :mod:`retriever.vectors`) are
+looked up by id; the rest are encoded and cached by id (an LRU), so re-ranking the same elements
+for many claims encodes each once. Entry point: :class:`DenseReranker`.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
+from retriever.vectors import ElementVectors
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import Element
 
 __all__ = [
+    "MODEL_NAME",
     "DenseReranker",
     "Encoder",
     "OnnxEncoder",
@@ -38,6 +41,10 @@ __all__ = [
 # Never reach for the hub: every file is local (the packages ship them).
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+#: The sentence encoder every runtime below computes (vectors from any of them are comparable).
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
 
 def _minilm_dir() -> Path:
@@ -69,6 +76,7 @@ class Encoder:
     """Texts -> L2-normalised float32 vectors (``encode``)."""
 
     name = "encoder"
+    dim = 384
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
@@ -79,12 +87,17 @@ class TorchEncoder(Encoder):
 
     name = "torch"
 
-    def __init__(self, *, max_tokens: int = 96, batch_size: int = 64) -> None:
+    def __init__(self, *, max_tokens: int = 96, batch_size: int = 64, device: str = "cpu") -> None:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise ModelError("sentence-transformers is not installed") from exc
-        self.model = SentenceTransformer(str(_minilm_dir()), device="cpu")
+        try:
+            self.model = SentenceTransformer(str(_minilm_dir()), device=device)
+        except RuntimeError as exc:  # e.g. device="cuda" without a GPU
+            raise ModelError(f"cannot load the encoder on device {device!r}: {exc}") from exc
+        if device != "cpu":
+            self.model.half()  # fp16 on accelerators: same vectors to ~1e-3, twice the speed
         self.model.max_seq_length = max_tokens
         self.batch_size = batch_size
 
@@ -144,14 +157,24 @@ class OnnxEncoder(Encoder):
         return out
 
 
-_ENCODERS: dict[tuple[str, int, int], Encoder] = {}
+_ENCODERS: dict[tuple[str, int, int, str], Encoder] = {}
 _ENC_LOCK = threading.Lock()
 
 
-def load_encoder(backend: str = "auto", *, max_tokens: int = 96, batch_size: int = 64) -> Encoder:
-    """The encoder for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process."""
+def load_encoder(
+    backend: str = "auto", *, max_tokens: int = 96, batch_size: int = 64, device: str = "cpu"
+) -> Encoder:
+    """The encoder for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process.
+
+    ``device`` other than ``cpu`` (``cuda``, ``cuda:1``, ``mps``) needs the torch runtime;
+    ``auto`` picks it there.
+    """
     if backend not in ("auto", "onnx", "torch"):
         raise ConfigError(f"dense_backend must be auto, onnx or torch, got {backend!r}")
+    if device != "cpu":
+        if backend == "onnx":
+            raise ConfigError(f"the onnx encoder runs on the CPU only; use torch on {device!r}")
+        backend = "torch"
     if backend == "auto":
         try:
             import onnxruntime  # noqa: F401
@@ -160,27 +183,43 @@ def load_encoder(backend: str = "auto", *, max_tokens: int = 96, batch_size: int
             backend = "onnx"
         except ImportError:
             backend = "torch"
-    key = (backend, max_tokens, batch_size)
+    key = (backend, max_tokens, batch_size, device)
     with _ENC_LOCK:
         enc = _ENCODERS.get(key)
         if enc is None:
-            cls = OnnxEncoder if backend == "onnx" else TorchEncoder
-            enc = _ENCODERS[key] = cls(max_tokens=max_tokens, batch_size=batch_size)
+            if backend == "onnx":
+                enc = OnnxEncoder(max_tokens=max_tokens, batch_size=batch_size)
+            else:
+                enc = TorchEncoder(max_tokens=max_tokens, batch_size=batch_size, device=device)
+            _ENCODERS[key] = enc
     return enc
 
 
 class DenseReranker:
-    """Scores elements against a claim by cosine similarity, caching element vectors by id."""
+    """Scores elements against a claim by cosine similarity.
 
-    def __init__(self, encoder: Encoder, cache_size: int = 200_000) -> None:
+    Element vectors come from, in order: the in-memory LRU cache, the precomputed
+    :class:`~retriever.vectors.ElementVectors` of the index (``wikicheck embed``), the encoder.
+    """
+
+    def __init__(
+        self, encoder: Encoder, cache_size: int = 200_000, vectors: ElementVectors | None = None
+    ) -> None:
+        if vectors is not None and (vectors.model != MODEL_NAME or vectors.dim != encoder.dim):
+            raise ModelError(
+                f"the element vectors at {vectors.path} were made by {vectors.model} "
+                f"({vectors.dim} dims), not {MODEL_NAME}: rebuild them with `wikicheck embed`"
+            )
         self.encoder = encoder
         self.cache_size = cache_size
+        self.vectors = vectors
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
-        self.encoded = 0  # element texts actually encoded (cache misses), for benchmarks
+        self.encoded = 0  # element texts actually encoded (cache and vector misses)
+        self.looked_up = 0  # element vectors read from the precomputed vectors
 
     def embed_elements(self, elements: Sequence[Element]) -> np.ndarray:
-        """Vectors for ``elements`` (cached ones reused; misses encoded in one batch)."""
+        """Vectors for ``elements`` (cached or precomputed ones reused; the rest encoded)."""
         vecs: list[np.ndarray | None] = []
         missing: list[int] = []
         with self._lock:
@@ -191,6 +230,12 @@ class DenseReranker:
                 else:
                     missing.append(i)
                 vecs.append(v)
+        if missing and self.vectors is not None:
+            found, stored = self.vectors.lookup([elements[i].id for i in missing])
+            for j, i in enumerate(np.asarray(missing)[found]):
+                vecs[i] = stored[j]
+            self.looked_up += len(stored)
+            missing = [i for i, ok in zip(missing, found) if not ok]
         if missing:
             new = self.encoder.encode([element_text(elements[i]) for i in missing])
             self.encoded += len(missing)

@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from indexer.stores.base import Hit, Store
@@ -97,10 +98,26 @@ class Retriever:
             enc = load_encoder(
                 c.dense_backend, max_tokens=c.dense_max_tokens, batch_size=c.dense_batch_size
             )
-            self._reranker = DenseReranker(enc, cache_size=c.dense_cache_size)
+            self._reranker = DenseReranker(
+                enc, cache_size=c.dense_cache_size, vectors=self._element_vectors()
+            )
             if c.dense_cache_file and os.path.exists(c.dense_cache_file):
                 self._reranker.load(c.dense_cache_file)
         return self._reranker
+
+    def _element_vectors(self):
+        """The precomputed vectors named by ``dense_vectors``, else the index's own, else None."""
+        from retriever.vectors import META, ElementVectors
+
+        path = self.config.dense_vectors
+        if path == "none":
+            return None
+        if not path:
+            index_dir = getattr(self.store, "path", None)  # embedded stores live in a directory
+            if index_dir is None or not (Path(index_dir) / "vectors" / META).exists():
+                return None
+            path = str(Path(index_dir) / "vectors")
+        return ElementVectors(path)
 
     def save_cache(self) -> int:
         """Persist the element embeddings to ``dense_cache_file`` (if set); returns the count."""

@@ -273,3 +273,27 @@ def test_every_setting_is_documented_with_its_default() -> None:
         elif default == "":
             default = '""'
         assert f"| {default} |" in rows[f.name], f"{f.name}: docs show another default"
+
+
+def test_sentence_priors_prefer_leads_and_the_best_page() -> None:
+    from retriever.cells import select_evidence
+    from retriever.claim import analyze_claim
+    from wikicheck.model import Element, Evidence
+
+    def sent(page: str, n: int, score: float) -> Evidence:
+        el = Element(id=f"{page}_sentence_{n}", page=page, type="sentence", text="x", position=n)
+        ev = Evidence(el, scores={})
+        ev.score = score
+        return ev
+
+    cands = [sent("A", 9, 1.0), sent("A", 0, 0.95), sent("B", 0, 0.96), sent("B", 5, 0.9)]
+    analysis = analyze_claim("A claim.")
+    cfg = RetrieverConfig(w_position=0.3, position_horizon=10, w_same_page=0.1, max_sentences=2)
+    got = select_evidence(cands, analysis, cfg)
+    # A_sentence_0: 0.95 + 0.3 (lead) + 0.1 (page of the best sentence, A_sentence_9) = 1.35
+    assert [e.element.id for e in got] == ["A_sentence_0", "B_sentence_0"]
+    assert got[0].scores == {"position": pytest.approx(0.3), "same_page": 0.1}
+    off = RetrieverConfig(w_position=0.0, w_same_page=0.0, max_sentences=2)
+    fresh = [sent("A", 9, 1.0), sent("A", 0, 0.95), sent("B", 0, 0.96), sent("B", 5, 0.9)]
+    got = select_evidence(fresh, analysis, off)
+    assert [e.element.id for e in got] == ["A_sentence_9", "B_sentence_0"]

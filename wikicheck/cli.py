@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "quickstart": "wikicheck._cli.quickstart:quickstart",
     "convert": "wikicheck._cli.convert:convert",
     "index": "wikicheck._cli.index:index",
+    "embed": "wikicheck._cli.embed:embed",
     "stats": "wikicheck._cli.index:stats",
     "search": "wikicheck._cli.index:search",
     "retrieve": "wikicheck._cli.retrieve:retrieve",
