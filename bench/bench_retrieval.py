@@ -39,6 +39,8 @@ ABLATIONS: dict[str, dict] = {
     # encoder comparison (same pipeline, cold cache): int8 ONNX vs fp32 torch
     "dense-onnx": dict(dense_backend="onnx"),
     "dense-torch": dict(dense_backend="torch"),
+    # the same dense pipeline ignoring precomputed vectors: every candidate encoded (cold)
+    "dense-cold": dict(dense_vectors="none"),
 }
 
 
@@ -182,15 +184,25 @@ def main() -> None:
     rows = []
     for name in args.configs.split(","):
         t0 = time.perf_counter()
+        vectors = ""
         if name == "bm25-baseline":
             preds, times, stages = baseline(store, claims)
         else:
-            preds, times, stages, _ = run_config(
+            preds, times, stages, r = run_config(
                 store, claims, {**ABLATIONS[name], **extra}, args.batch
             )
+            if r.config.dense:
+                rr = r.reranker
+                vectors = (
+                    f"{name}: element vectors read {rr.looked_up:,} (precomputed"
+                    f"{' at ' + str(rr.vectors.path) if rr.vectors else ': none'}), "
+                    f"encoded {rr.encoded:,}"
+                )
         wall = time.perf_counter() - t0
         s = score(claims, preds)
         rows.append((name, s, len(claims) / wall, pct(times, 0.5), pct(times, 0.95), stages))
+        if vectors:
+            print(vectors)
     print()
     print(
         f"{'config':<14} {'page_r@5':>8} {'full_ev':>8} {'sent_r@5':>8} {'claims/s':>8} "

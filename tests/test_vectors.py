@@ -207,3 +207,12 @@ def test_embed_command_errors_name_the_fix(tmp_path, indexed) -> None:
     assert r.exit_code == 1 and "--resume" in r.output and "--overwrite" in r.output
     with pytest.raises(ConfigError, match="CPU only"):
         load_encoder("onnx", device="cuda")
+
+
+def test_stats_reports_the_vectors(indexed) -> None:
+    root, summary = indexed
+    r = CliRunner().invoke(main, ["stats", "--index-dir", str(root / "idx"), "--json"])
+    assert r.exit_code == 0, r.output
+    vec = orjson.loads(r.stdout)["vectors"]
+    assert vec["count"] == summary["rows"] and vec["complete"] is True
+    assert vec["model"] == MODEL_NAME

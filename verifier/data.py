@@ -355,35 +355,99 @@ def tabfact_table(name: str, text: str, caption: str) -> list[Element]:
     return cells
 
 
-def tabfact(data_dir: Path, tok: Any, max_length: int, *, train: bool) -> list[Example]:
-    """TabFact val, split 50/50 by table; training part adds NEI from another table."""
-    tdir = data_dir / "tabfact"
-    val = json.load(open(tdir / "tokenized_data" / "val_examples.json", encoding="utf-8"))
-    names = {n for n in val if in_split(n, 0.5, "tabfact") == train}
+def _tabfact_csvs(tdir: Path, names: set[str]) -> dict[str, str]:
     csvs = {}
     for r in _jsonl(tdir / "all_csv.jsonl.gz"):
         name = Path(r["path"]).name
         if name in names:
             csvs[name] = r["text"]
+    return csvs
+
+
+def _tabfact_pairs(
+    examples: dict[str, list], names: set[str], csvs: dict[str, str], source: str, *,
+    tok: Any, max_length: int, nei_rate: float = 0.0,
+) -> list[Example]:  # fmt: skip
+    """Each statement against its ranked table; ``nei_rate`` of them also against another table."""
     rng = random.Random(7)
     ordered = sorted(names)
     out = []
     for name in ordered:
-        statements, labels, caption = val[name]
+        statements, labels, caption = examples[name]
         caption = "" if caption == "none" else caption
         cells = tabfact_table(name, csvs[name], caption)
         for st, lab in zip(statements, labels, strict=True):
             label = SUPPORTS if lab == 1 else REFUTES
-            out.append(
-                _pair(st, _rank_rows(st, cells), label, "tabfact_val", tok, max_length, True)
-            )
-            if train and rng.random() < 0.12:
+            out.append(_pair(st, _rank_rows(st, cells), label, source, tok, max_length, True))
+            if nei_rate and rng.random() < nei_rate:
                 other = rng.choice(ordered)
                 if other != name:
-                    oc = tabfact_table(other, csvs[other], val[other][2])
+                    oc = tabfact_table(other, csvs[other], examples[other][2])
                     out.append(
                         _pair(st, _rank_rows(st, oc), NEI, "tabfact_other", tok, max_length, True)
                     )
+    return out
+
+
+def tabfact(data_dir: Path, tok: Any, max_length: int, *, train: bool) -> list[Example]:
+    """TabFact val, split 50/50 by table; training part adds NEI from another table."""
+    tdir = data_dir / "tabfact"
+    val = json.load(open(tdir / "tokenized_data" / "val_examples.json", encoding="utf-8"))
+    names = {n for n in val if in_split(n, 0.5, "tabfact") == train}
+    csvs = _tabfact_csvs(tdir, names)
+    nei = 0.12 if train else 0.0
+    return _tabfact_pairs(val, names, csvs, "tabfact_val", tok=tok, max_length=max_length,
+                          nei_rate=nei)  # fmt: skip
+
+
+def tabfact_train(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
+    """TabFact train (MIT; tables disjoint from val), the rebuilt file in ../shared/data."""
+    tdir = data_dir / "tabfact"
+    with gzip.open(tdir / "tokenized_data" / "train_examples.reconstructed.json.gz", "rt") as f:
+        train = json.load(f)
+    names = set(train)
+    csvs = _tabfact_csvs(tdir, names)
+    names &= set(csvs)
+    return _tabfact_pairs(train, names, csvs, "tabfact_train", tok=tok, max_length=max_length,
+                          nei_rate=0.05)  # fmt: skip
+
+
+def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
+    """FEVEROUS-S training claims (the 60% part) paired with *retrieved* evidence.
+
+    Reads ``CONVERTED_DIR/feverous_s_retrieved.jsonl`` (``wikicheck retrieve`` over the
+    retrieval benchmark corpus, docs/verifier.md). When the 5 retrieved sentences hold a whole
+    gold set the pair keeps the gold label (the verifier must see through the extra sentences
+    retrieval brings); when they hold no gold sentence it is NOT ENOUGH INFO (the paper's
+    retrieved non-gold evidence); partial overlaps are left out.
+    """
+    gold = {
+        str(r["id"]): (r["label"], [set(e["content"]) for e in r["evidence"]])
+        for r in _jsonl(data_dir / "feverous" / "feverous_s_dev_tune.jsonl")
+        if in_split(str(r["id"]), 0.6)
+    }
+    out = []
+    for r in _jsonl(CONVERTED_DIR / "feverous_s_retrieved.jsonl"):
+        if str(r["id"]) not in gold:
+            continue
+        label, sets = gold[str(r["id"])]
+        els = [
+            Element(
+                id=e["id"],
+                page=e["page"],
+                type="sentence",
+                text=e["text"],
+                position=0,
+                section_names=e.get("section_names") or [],
+            )  # fmt: skip
+            for e in r["evidence"]
+            if e["type"] == "sentence"
+        ][:5]
+        ids = {e.id for e in els}
+        if any(g <= ids for g in sets):
+            out.append(_pair(r["claim"], els, label, "feverous_s_retrieved", tok, max_length))
+        elif not any(g & ids for g in sets):
+            out.append(_pair(r["claim"], els, NEI, "feverous_s_retrieved_nei", tok, max_length))
     return out
 
 
@@ -431,8 +495,10 @@ TRAIN_MIX: dict[str, int | None] = {
     "fever2_adversarial": None,
     "fm2_dev": None,
     "feverous_s_train": None,
-    "infotabs_train": 1600,
+    "infotabs_train": 5000,
     "tabfact_val_train": 1600,
+    "tabfact_train": 5000,
+    "feverous_s_retrieved": None,
 }
 
 EVAL_SETS = ("feverous_s_heldout", "infotabs_dev", "tabfact_val_heldout", "snli_test")
@@ -452,6 +518,8 @@ def _builder(name: str, data_dir: Path, tok: Any, max_length: int) -> list[Examp
         "infotabs_dev": lambda: infotabs(data_dir, "dev", tok, max_length),
         "tabfact_val_train": lambda: tabfact(data_dir, tok, max_length, train=True),
         "tabfact_val_heldout": lambda: tabfact(data_dir, tok, max_length, train=False),
+        "tabfact_train": lambda: tabfact_train(data_dir, tok, max_length),
+        "feverous_s_retrieved": lambda: feverous_s_retrieved(data_dir, tok, max_length),
         "semtab_dev": lambda: semtab_dev(CONVERTED_DIR / "semtab", tok, max_length),
     }
     return table[name]()

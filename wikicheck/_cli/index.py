@@ -130,6 +130,7 @@ def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
     store = open_store_from_options(index_dir, es_url)
     d = store.stats().to_dict()
     d["checkpoint"] = store.checkpoint()
+    d["vectors"] = _vectors_info(None if es_url else index_dir)
     store.close()
     if wants_json(as_json):
         write_json(d)
@@ -141,7 +142,27 @@ def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
                  *((f"  {t}", n) for t, n in sorted(d["by_type"].items())),
                  ("bytes on disk", d["bytes_on_disk"])]:  # fmt: skip
         table.add_row(k, "-" if v is None else f"{v:,}")
+    vec = d["vectors"]
+    if vec:
+        state = "complete" if vec["complete"] else "incomplete: embed --resume"
+        table.add_row("element vectors", f"{vec['count']:,} ({state})")
     console().print(table)
+
+
+def _vectors_info(index_dir: str | None) -> dict[str, Any] | None:
+    """What ``wikicheck embed`` left in INDEX_DIR/vectors (None when nothing)."""
+    import json
+    from pathlib import Path
+
+    if index_dir is None:
+        return None
+    meta = Path(index_dir) / "vectors" / "meta.json"
+    try:
+        info = json.loads(meta.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    keys = ("model", "runtime", "dim", "count", "complete")
+    return {k: info.get(k) for k in keys} if isinstance(info, dict) else None
 
 
 @click.command()
