@@ -26,6 +26,8 @@ __all__ = [
     "console",
     "progress",
     "claims_progress",
+    "records_progress",
+    "exit_if_interrupted",
     "render_batch_summary",
 ]
 
@@ -136,6 +138,32 @@ def claims_progress(description: str, total: int | None):
             bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
 
         yield update
+
+
+@contextlib.contextmanager
+def records_progress(description: str):
+    """A progress bar over source records for the resumable dump jobs (``index``, ``embed``).
+
+    Yields ``update(records, total, rate_text)``; the task appears on the first update, when
+    the total of records left to read is known.
+    """
+    with progress() as bar:
+        task = None
+
+        def update(records: int, total: int | None, rate: str) -> None:
+            nonlocal task
+            if task is None:
+                task = bar.add_task(description, total=total, rate="")
+            bar.update(task, completed=records, rate=rate)
+
+        yield update
+
+
+def exit_if_interrupted(interrupted: bool) -> None:
+    """After Ctrl-C in a resumable job: say how to continue, exit 130 (the shell's SIGINT code)."""
+    if interrupted:
+        click.echo("interrupted: progress committed; continue with --resume", err=True)
+        raise click.exceptions.Exit(130)
 
 
 def render_batch_summary(d: dict[str, Any], done_key: str, output: str, as_json: bool) -> None:

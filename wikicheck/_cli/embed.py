@@ -9,9 +9,10 @@ import click
 
 from wikicheck._cli.common import (
     console,
+    exit_if_interrupted,
     handle_errors,
     json_option,
-    progress,
+    records_progress,
     wants_json,
     write_json,
 )
@@ -73,33 +74,17 @@ def embed(
             f"no index at {index_dir}: build it first with `wikicheck index SOURCES "
             f"--index-dir {index_dir}`, or write the vectors elsewhere with --out"
         )
-    with _ProgressBar() as bar:
+    with records_progress("embedding") as update:
+
+        def show(p: Any) -> None:
+            update(p.records, p.total, f"{p.elements / max(p.seconds, 1e-9):,.0f} elements/s")
+
         summary = embed_sources(
             sources, target, backend=backend, device=device, batch_size=batch_size,
-            max_tokens=max_tokens, resume=resume, overwrite=overwrite, progress=bar.update,
+            max_tokens=max_tokens, resume=resume, overwrite=overwrite, progress=show,
         )  # fmt: skip
     _render(summary.to_dict(), as_json)
-    if summary.interrupted:
-        click.echo("interrupted: progress committed; continue with --resume", err=True)
-        raise click.exceptions.Exit(130)
-
-
-class _ProgressBar:
-    """Records against the total, with elements/s (the encoder's pace)."""
-
-    def __enter__(self) -> _ProgressBar:
-        self._bar = progress().__enter__()
-        self._task = None
-        return self
-
-    def update(self, p: Any) -> None:
-        if self._task is None:
-            self._task = self._bar.add_task("embedding", total=p.total, rate="")
-        rate = f"{p.elements / max(p.seconds, 1e-9):,.0f} elements/s"
-        self._bar.update(self._task, completed=p.records, rate=rate)
-
-    def __exit__(self, *exc: Any) -> None:
-        self._bar.__exit__(*exc)
+    exit_if_interrupted(summary.interrupted)
 
 
 def _render(d: dict[str, Any], as_json: bool) -> None:

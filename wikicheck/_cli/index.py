@@ -9,10 +9,11 @@ import click
 
 from wikicheck._cli.common import (
     console,
+    exit_if_interrupted,
     handle_errors,
     json_option,
     open_store_from_options,
-    progress,
+    records_progress,
     store_options,
     wants_json,
     write_json,
@@ -56,36 +57,19 @@ def index(
         raise click.UsageError("--resume and --overwrite conflict: choose one")
     options = {"overwrite": True} if overwrite else {}
     store = open_store_from_options(index_dir, es_url, create=True, **options)
-    with _ProgressBar() as bar:
+    with records_progress("indexing") as update:
+
+        def show(p: Any) -> None:
+            secs = max(p.seconds, 1e-9)
+            rate = f"{p.pages / secs:,.0f} pages/s · {p.elements / secs:,.0f} elements/s"
+            update(p.records, None if p.total is None else max(p.total - p.start, 0), rate)
+
         summary = index_sources(
-            sources, store, workers=workers, resume=resume, batch_pages=batch_size,
-            progress=bar.update,
-        )  # fmt: skip
+            sources, store, workers=workers, resume=resume, batch_pages=batch_size, progress=show
+        )
     store.close()
     _render_summary(summary.to_dict(), as_json)
-    if summary.interrupted:
-        click.echo("interrupted: progress committed; continue with --resume", err=True)
-        raise click.exceptions.Exit(130)
-
-
-class _ProgressBar:
-    """Rich progress for indexing: records against the total, pages/s and elements/s."""
-
-    def __enter__(self) -> _ProgressBar:
-        self._bar = progress().__enter__()
-        self._task = None
-        return self
-
-    def update(self, p: Any) -> None:
-        if self._task is None:
-            total = None if p.total is None else max(p.total - p.start, 0)
-            self._task = self._bar.add_task("indexing", total=total, rate="")
-        secs = max(p.seconds, 1e-9)
-        rate = f"{p.pages / secs:,.0f} pages/s · {p.elements / secs:,.0f} elements/s"
-        self._bar.update(self._task, completed=p.records, rate=rate)
-
-    def __exit__(self, *exc: Any) -> None:
-        self._bar.__exit__(*exc)
+    exit_if_interrupted(summary.interrupted)
 
 
 def _render_summary(d: dict[str, Any], as_json: bool) -> None:
