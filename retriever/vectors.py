@@ -1,8 +1,8 @@
 """Precomputed element vectors on disk: written once by ``wikicheck embed``, looked up by id.
 
 Why: on 2 CPU cores MiniLM encodes ~200 element texts/s, so scoring ~40 fresh candidates per
-claim caps dense re-ranking near 5 claims/s. Encoding every element once at index time (a GPU
-does a dump in minutes) turns query-time dense scoring into a lookup.
+claim caps dense re-ranking near 5 claims/s. Encoding every element once at index time (on a
+GPU for a whole dump) turns query-time dense scoring into a lookup.
 
 Layout of a vectors directory (engine-independent: keyed by element id, so it serves a Tantivy
 index and an Elasticsearch index built from the same dump alike):
