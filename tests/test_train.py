@@ -106,3 +106,52 @@ def test_scores_macro_f1():
     res = scores([0, 0, 1, 1], [0, 1, 1, 1], 2)
     assert res["accuracy"] == 0.75
     assert res["macro_f1"] == round((2 / 3 + 0.8) / 2, 4)
+
+
+def test_mix_overrides_caps_drops_sources_and_refuses_eval_splits():
+    from verifier.data import TRAIN_MIX, mix_with
+
+    mix = mix_with({"infotabs_train": None, "snli_dev": 0})
+    assert mix["infotabs_train"] is None
+    assert "snli_dev" not in mix
+    assert {k: v for k, v in mix.items()} == {
+        k: v for k, v in TRAIN_MIX.items() if k not in ("infotabs_train", "snli_dev")
+    } | {"infotabs_train": None}
+    assert mix_with() == TRAIN_MIX
+    with pytest.raises(ConfigError, match="unknown training source feverous_s_heldout; known: "):
+        mix_with({"feverous_s_heldout": None})
+    with pytest.raises(ConfigError, match="negative cap for fm2_dev"):
+        mix_with({"fm2_dev": -1})
+
+
+def test_training_cache_records_its_mix_and_refuses_another(tmp_path, monkeypatch):
+    from verifier import data
+    from verifier.train import training_pairs
+
+    built: list[dict] = []
+
+    def fake_build(data_dir, tok, max_length, seed, mix=None):
+        built.append(mix)
+        return [data.Example(f"claim {name}", "evidence", "SUPPORTS", name) for name in mix]
+
+    monkeypatch.setattr(data, "build_train", fake_build)
+    cache = tmp_path / "pairs.jsonl"
+    cfg = TrainConfig(out_dir=str(tmp_path / "out"), max_length=64, mix={"snli_dev": 0})
+    claims, _, labels = training_pairs(cfg, tmp_path, str(cache))
+    assert "claim snli_dev" not in claims and "claim infotabs_train" in claims
+    assert set(labels) == {0}
+    again, _, _ = training_pairs(cfg, tmp_path, str(cache))
+    assert again == claims and len(built) == 1  # second call read the cache
+    other = TrainConfig(out_dir=cfg.out_dir, max_length=64, mix={"infotabs_train": None})
+    with pytest.raises(ConfigError, match="pairs.jsonl holds pairs built for .*pass another"):
+        training_pairs(other, tmp_path, str(cache))
+
+
+def test_cli_mix_option_rejects_a_malformed_pair():
+    from click.testing import CliRunner
+
+    from wikicheck.cli import main
+
+    res = CliRunner().invoke(main, ["train-verifier", "--mix", "infotabs_train", "--out", "x"])
+    assert res.exit_code == 2
+    assert "'infotabs_train': expected SOURCE=N or SOURCE=all" in res.output

@@ -24,6 +24,7 @@ from typing import Any
 
 from indexer.extract import extract_page
 from verifier.linearize import linearize
+from wikicheck.errors import ConfigError
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "DEFAULT_DATA_DIR",
     "TRAIN_MIX",
     "EVAL_SETS",
+    "mix_with",
     "build_train",
     "build_eval",
     "in_split",
@@ -500,6 +502,25 @@ TRAIN_MIX: dict[str, int | None] = {
     "tabfact_train": 5000,
     "feverous_s_retrieved": None,
 }
+
+
+def mix_with(overrides: dict[str, int | None] | None = None) -> dict[str, int | None]:
+    """``TRAIN_MIX`` with some caps changed (``None``: all pairs, ``0``: leave the source out).
+
+    Only training sources may be named, so an evaluation split can never leak into training.
+    """
+    overrides = overrides or {}
+    unknown = sorted(set(overrides) - set(TRAIN_MIX))
+    if unknown:
+        raise ConfigError(
+            f"unknown training source {', '.join(unknown)}; known: {', '.join(TRAIN_MIX)}"
+        )
+    bad = sorted(name for name, cap in overrides.items() if cap is not None and cap < 0)
+    if bad:
+        raise ConfigError(f"negative cap for {', '.join(bad)}: use 0 to leave a source out")
+    mix = TRAIN_MIX | overrides
+    return {name: cap for name, cap in mix.items() if cap != 0}
+
 
 EVAL_SETS = ("feverous_s_heldout", "infotabs_dev", "tabfact_val_heldout", "snli_test")
 

@@ -9,6 +9,7 @@ run would. The final model is saved as fp16 safetensors with its tokenizer.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -64,6 +65,8 @@ class TrainConfig:
     device: str = "auto"
     max_steps: int = 0
     freeze: int = 0
+    #: Changes to ``verifier.data.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
+    mix: dict[str, int | None] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -292,18 +295,33 @@ def scores(pred: list[int], gold: list[int], n: int) -> dict[str, Any]:
 def training_pairs(
     cfg: TrainConfig, data_dir: Path, cache: str | None = None
 ) -> tuple[list[str], list[str], list[int]]:
-    """The default mix as (claims, evidence, label ids), built once and cached as JSONL."""
+    """The mix (``TRAIN_MIX`` changed by ``cfg.mix``) as (claims, evidence, label ids).
+
+    Built once and cached as JSONL; a ``CACHE.mix.json`` beside it records what the cache holds,
+    so a cache built for another mix, window or seed is refused instead of silently reused.
+    """
     from transformers import AutoTokenizer
 
     from verifier import data
 
+    mix = data.mix_with(cfg.mix)
+    recipe = {"mix": mix, "max_length": cfg.max_length, "seed": cfg.seed}
+    meta = Path(f"{cache}.mix.json") if cache else None
     if cache and Path(cache).exists():
+        if meta is not None and meta.exists():
+            built = json.loads(meta.read_text(encoding="utf-8"))
+            if built != recipe:
+                raise ConfigError(
+                    f"{cache} holds pairs built for {built}, not {recipe}: "
+                    "pass another --cache or delete it"
+                )
         examples = data.read_jsonl(Path(cache))
     else:
         tok = AutoTokenizer.from_pretrained(cfg.base_model or base_model_path())
-        examples = data.build_train(data_dir, tok, cfg.max_length, cfg.seed)
-        if cache:
+        examples = data.build_train(data_dir, tok, cfg.max_length, cfg.seed, mix=mix)
+        if cache and meta is not None:
             data.write_jsonl(Path(cache), examples)
+            meta.write_text(json.dumps(recipe), encoding="utf-8")
     return (
         [e.claim for e in examples],
         [e.evidence for e in examples],

@@ -24,6 +24,17 @@ from wikicheck._cli.retrieve import pop_config, retriever_options
 DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
 
 
+def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
+    """``SOURCE=N`` / ``SOURCE=all`` pairs -> {source: cap}; names are checked by the trainer."""
+    mix: dict[str, int | None] = {}
+    for value in values:
+        name, sep, cap = value.partition("=")
+        if not sep or not name or not (cap == "all" or cap.isdigit()):
+            raise click.BadParameter(f"{value!r}: expected SOURCE=N or SOURCE=all", param=param)
+        mix[name] = None if cap == "all" else int(cap)
+    return mix
+
+
 @click.command("train-verifier")
 @click.option(
     "--out",
@@ -42,6 +53,14 @@ DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
     type=click.Path(dir_okay=False),
     default=None,
     help="JSONL of built training pairs; written if missing, reused if present.",
+)
+@click.option(
+    "--mix",
+    "mix",
+    multiple=True,
+    callback=_parse_mix,
+    metavar="SOURCE=N|all",
+    help="Change one source's cap in verifier.data.TRAIN_MIX (0 leaves it out); repeatable.",
 )
 @click.option("--base-model", default="", help="Initial checkpoint (default: packaged MiniLM).")
 @click.option("--max-length", default=256, show_default=True)
@@ -65,6 +84,7 @@ def train_verifier(
     out_dir,
     data_dir,
     cache,
+    mix,
     base_model,
     max_length,
     batch_size,
@@ -80,14 +100,16 @@ def train_verifier(
 ) -> None:
     """Train the default 3-way verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).
 
-    Builds the licence-clean training mix (verifier.data.TRAIN_MIX), fine-tunes the packaged
-    all-MiniLM-L6-v2 and saves fp16 safetensors + tokenizer into OUT. Kill it any time and
-    rerun with --resume.
+    Builds the licence-clean training mix (verifier.data.TRAIN_MIX, changed by --mix), fine-tunes
+    the packaged all-MiniLM-L6-v2 and saves fp16 safetensors + tokenizer into OUT. Kill it any
+    time and rerun with --resume.
 
     \b
     Example:
       nice wikicheck train-verifier --out runs/verifier --threads 2 --cache runs/train.jsonl
       wikicheck train-verifier --out runs/verifier --resume
+      wikicheck train-verifier --out runs/tables --base-model runs/verifier \\
+          --mix infotabs_train=all --mix snli_dev=0 --cache runs/tables.jsonl
     """
     from verifier.train import TrainConfig, train, training_pairs
 
@@ -104,6 +126,7 @@ def train_verifier(
         threads=threads,
         device=device,
         seed=seed,
+        mix=mix,
     )
     from verifier.data import DEFAULT_DATA_DIR
 
