@@ -142,9 +142,14 @@ def test_training_cache_records_its_mix_and_refuses_another(tmp_path, monkeypatc
     assert set(labels) == {0}
     again, _, _ = training_pairs(cfg, tmp_path, str(cache))
     assert again == claims and len(built) == 1  # second call read the cache
+    reseeded = TrainConfig(out_dir=cfg.out_dir, max_length=64, mix={"snli_dev": 0}, seed=9)
+    assert training_pairs(reseeded, tmp_path, str(cache))[0] == claims and len(built) == 1
     other = TrainConfig(out_dir=cfg.out_dir, max_length=64, mix={"infotabs_train": None})
     with pytest.raises(ConfigError, match="pairs.jsonl holds pairs built for .*pass another"):
         training_pairs(other, tmp_path, str(cache))
+    wider = TrainConfig(out_dir=cfg.out_dir, max_length=128, mix={"snli_dev": 0})
+    with pytest.raises(ConfigError, match="'max_length': 64"):
+        training_pairs(wider, tmp_path, str(cache))
 
 
 def test_cli_mix_option_rejects_a_malformed_pair():

@@ -298,7 +298,9 @@ def training_pairs(
     """The mix (``TRAIN_MIX`` changed by ``cfg.mix``) as (claims, evidence, label ids).
 
     Built once and cached as JSONL; a ``CACHE.mix.json`` beside it records what the cache holds,
-    so a cache built for another mix, window or seed is refused instead of silently reused.
+    so a cache built for another mix or window is refused instead of silently reused. The seed
+    it was built with is recorded but not checked: reusing one cache under another ``--seed``
+    keeps the same pairs and changes only the batch order (how phases 2-6 of the card ran).
     """
     from transformers import AutoTokenizer
 
@@ -310,7 +312,10 @@ def training_pairs(
     if cache and Path(cache).exists():
         if meta is not None and meta.exists():
             built = json.loads(meta.read_text(encoding="utf-8"))
-            if built != recipe:
+            if {k: built.get(k) for k in ("mix", "max_length")} != {
+                "mix": mix,
+                "max_length": cfg.max_length,
+            }:
                 raise ConfigError(
                     f"{cache} holds pairs built for {built}, not {recipe}: "
                     "pass another --cache or delete it"
