@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -40,6 +41,11 @@ def main() -> None:
     ap.add_argument("--quantize", action="store_true", help="dynamic int8 (CPU)")
     ap.add_argument("--device", default="auto")
     ap.add_argument("--table-rules", action="store_true", help="also score verifier.tables rules")
+    ap.add_argument(
+        "--thresholds",
+        default="",
+        help="2-way sets: also the accuracy when SUPPORTS needs log(P(S)/P(R)) >= T, e.g. 0,0.5,1",
+    )
     args = ap.parse_args()
     v = Verifier.load(
         args.model,
@@ -61,7 +67,8 @@ def main() -> None:
         pred = [
             (0 if p[0] >= p[1] else 1) if two else max(range(3), key=p.__getitem__) for p in probs
         ]
-        res = scores(pred, [LABELS.index(e.label) for e in exs], 2 if two else 3)
+        gold = [LABELS.index(e.label) for e in exs]
+        res = scores(pred, gold, 2 if two else 3)
         res |= {
             "set": name,
             "labels": 2 if two else 3,
@@ -70,7 +77,16 @@ def main() -> None:
             "quantized": args.quantize,
             "device": str(v.device),
             "max_length": v.max_length,
+            "predicted": {LABELS[k]: pred.count(k) for k in sorted(set(pred))},
         }
+        if two and args.thresholds:
+            ratio = [math.log(max(p[0], 1e-9)) - math.log(max(p[1], 1e-9)) for p in probs]
+            res["accuracy_by_threshold"] = {
+                t: round(
+                    sum((r >= float(t)) == (g == 0) for r, g in zip(ratio, gold)) / len(gold), 4
+                )
+                for t in args.thresholds.split(",")
+            }
         if args.table_rules and name in RULE_SETS:
             from verifier.tables import rule_labels_for
 
@@ -78,7 +94,6 @@ def main() -> None:
             rules = [rules[i] for i in keep]
             fired = [i for i, r in enumerate(rules) if r]
             ruled = [LABELS.index(rules[i]) if rules[i] else p for i, p in enumerate(pred)]
-            gold = [LABELS.index(e.label) for e in exs]
             res["with_rules"] = scores(ruled, gold, 2 if two else 3)
             res["rules_fired"] = len(fired)
             res["model_acc_where_fired"] = round(

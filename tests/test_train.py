@@ -114,7 +114,7 @@ def test_mix_overrides_caps_drops_sources_and_refuses_eval_splits():
     mix = mix_with({"infotabs_train": None, "snli_dev": 0})
     assert mix["infotabs_train"] is None
     assert "snli_dev" not in mix
-    assert {k: v for k, v in mix.items()} == {
+    assert mix == {
         k: v for k, v in TRAIN_MIX.items() if k not in ("infotabs_train", "snli_dev")
     } | {"infotabs_train": None}
     assert mix_with() == TRAIN_MIX

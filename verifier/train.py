@@ -307,26 +307,25 @@ def training_pairs(
     from verifier import data
 
     mix = data.mix_with(cfg.mix)
-    recipe = {"mix": mix, "max_length": cfg.max_length, "seed": cfg.seed}
-    meta = Path(f"{cache}.mix.json") if cache else None
+    wanted = {"mix": mix, "max_length": cfg.max_length}
     if cache and Path(cache).exists():
-        if meta is not None and meta.exists():
-            built = json.loads(meta.read_text(encoding="utf-8"))
-            if {k: built.get(k) for k in ("mix", "max_length")} != {
-                "mix": mix,
-                "max_length": cfg.max_length,
-            }:
+        record = Path(f"{cache}.mix.json")
+        if record.exists():
+            built = json.loads(record.read_text(encoding="utf-8"))
+            if {key: built.get(key) for key in wanted} != wanted:
                 raise ConfigError(
-                    f"{cache} holds pairs built for {built}, not {recipe}: "
+                    f"{cache} holds pairs built for {built}, not {wanted}: "
                     "pass another --cache or delete it"
                 )
         examples = data.read_jsonl(Path(cache))
     else:
         tok = AutoTokenizer.from_pretrained(cfg.base_model or base_model_path())
         examples = data.build_train(data_dir, tok, cfg.max_length, cfg.seed, mix=mix)
-        if cache and meta is not None:
+        if cache:
+            # The record first: a crash before the cache lands leaves no unrecorded cache behind.
+            record = Path(f"{cache}.mix.json")
+            record.write_text(json.dumps(wanted | {"seed": cfg.seed}), encoding="utf-8")
             data.write_jsonl(Path(cache), examples)
-            meta.write_text(json.dumps(recipe), encoding="utf-8")
     return (
         [e.claim for e in examples],
         [e.evidence for e in examples],

@@ -56,7 +56,6 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
 )
 @click.option(
     "--mix",
-    "mix",
     multiple=True,
     callback=_parse_mix,
     metavar="SOURCE=N|all",
