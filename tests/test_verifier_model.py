@@ -225,3 +225,26 @@ def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_pa
         assert r["predicted_label"] in (SUPPORTS, REFUTES)
         assert r["probabilities"][NEI] == 0.0
         assert "T_cell_0_2_1" in r["predicted_evidence"]
+
+
+def test_table_rules_override_the_model_and_name_the_rule(tmp_path):
+    from verifier.predict import verify_claims
+    from wikicheck.annotations import Claim
+
+    v = Verifier.load(
+        _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
+        device="cpu",
+        max_length=64,
+    )
+    claims = [
+        Claim.from_dict(
+            {"id": i, "claim": text, "evidence": [{"content": ["T_table_0"], "context": {}}]}
+        )
+        for i, text in enumerate(["bob is older than ann", "bob is younger than ann", "Bob is 40."])
+    ]
+    store = FakeStore(_table_page())
+    rows = verify_claims(v, claims, store=store, labels=2, table_rules=True)
+    assert [r.get("rule") for r in rows] == ["comparison", "comparison", None]
+    assert [r["predicted_label"] for r in rows[:2]] == [SUPPORTS, REFUTES]
+    plain = verify_claims(v, claims, store=store, labels=2)
+    assert all("rule" not in r for r in plain)

@@ -15,7 +15,7 @@ from typing import Any
 
 from verifier.data import _rank_rows
 from verifier.model import Prediction, Verifier
-from verifier.tables import rule_label
+from verifier.tables import rule_verdict
 from wikicheck.annotations import Claim, ResumableWriter, iter_claims, row_key
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
@@ -109,9 +109,9 @@ def verify_claims(
         }
         row.update(extra)
         if table_rules:
-            ruled = rule_label(c.claim, [_el(x) for x in items[len(rows)][1]])
+            ruled = rule_verdict(c.claim, [_el(x) for x in items[len(rows)][1]])
             if ruled:
-                row["predicted_label"], row["rule"] = ruled, "superlative"
+                row["rule"], row["predicted_label"] = ruled
         if details:
             row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
         rows.append(row)
