@@ -29,6 +29,15 @@ TWO_WAY = {"feverous_s_heldout", "tabfact_val_heldout"}
 RULE_SETS = {"tabfact_val_heldout"}
 
 
+def tabfact_channels(data_dir: Path) -> list[str]:
+    """ "simple"/"complex" (TabFact's r1/r2 table channels), aligned with tabfact_val_heldout."""
+    tdir = data_dir / "tabfact"
+    val = json.loads((tdir / "tokenized_data" / "val_examples.json").read_text(encoding="utf-8"))
+    simple = set(json.loads((tdir / "data" / "simple_ids.json").read_text(encoding="utf-8")))
+    names = sorted(n for n in val if not data.in_split(n, 0.5, "tabfact"))
+    return [("simple" if n in simple else "complex") for n in names for _ in val[n][0]]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default=str(DEFAULT_MODEL))
@@ -86,6 +95,17 @@ def main() -> None:
                     sum((r >= float(t)) == (g == 0) for r, g in zip(ratio, gold)) / len(gold), 4
                 )
                 for t in args.thresholds.split(",")
+            }
+        if name == "tabfact_val_heldout":
+            channels = tabfact_channels(Path(args.data_dir))
+            channel = [channels[i] for i in keep]
+            res["accuracy_by_channel"] = {
+                ch: round(
+                    sum(pred[i] == gold[i] for i in range(len(gold)) if channel[i] == ch)
+                    / max(1, channel.count(ch)),
+                    4,
+                )
+                for ch in ("simple", "complex")
             }
         if args.table_rules and name in RULE_SETS:
             from verifier.tables import rule_labels_for
