@@ -56,3 +56,10 @@ def test_same_rule_compares_the_named_column():
 
 def test_no_table_no_verdict():
     assert rule_verdict("there be 2 player from usa", []) is None
+
+
+def test_infobox_without_column_headers_gets_no_verdict():
+    from verifier.data import infotabs_table
+
+    cells = infotabs_table("T1", {"title": ["ann"], "children": ["2"], "spouse": ["bob", "cy"]})
+    assert rule_verdict("there be 2 spouse of ann : bob, cy", cells) is None

@@ -306,30 +306,25 @@ def infotabs_table(name: str, table: dict[str, list[str]]) -> list[Element]:
     return cells
 
 
-def infotabs(data_dir: Path, split: str, tok: Any, max_length: int) -> list[Example]:
+def infotabs_items(data_dir: Path, split: str) -> Iterator[tuple[str, list[Element], str]]:
+    """(hypothesis, table cells, verdict) for each InfoTabs row with a known table and label."""
     tdir = data_dir / "infotabs"
     tables = {}
     for r in _jsonl(tdir / "tables_json.jsonl.gz"):
         name = Path(r["path"]).stem
         tables[name] = infotabs_table(name, json.loads(r["text"]))
-    out = []
     with open(tdir / "data" / "maindata" / f"infotabs_{split}.tsv", encoding="utf-8") as f:
         for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
             cells = tables.get(row["table_id"])
-            if cells is None or row["label"] not in _NLI:
-                continue
-            out.append(
-                _pair(
-                    row["hypothesis"],
-                    _rank_rows(row["hypothesis"], cells),
-                    _NLI[row["label"]],
-                    f"infotabs_{split}",
-                    tok,
-                    max_length,
-                    True,
-                )
-            )
-    return out
+            if cells is not None and row["label"] in _NLI:
+                yield row["hypothesis"], cells, _NLI[row["label"]]
+
+
+def infotabs(data_dir: Path, split: str, tok: Any, max_length: int) -> list[Example]:
+    return [
+        _pair(hyp, _rank_rows(hyp, cells), label, f"infotabs_{split}", tok, max_length, True)
+        for hyp, cells, label in infotabs_items(data_dir, split)
+    ]
 
 
 def tabfact_table(name: str, text: str, caption: str) -> list[Element]:

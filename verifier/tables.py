@@ -224,8 +224,8 @@ RULES: dict[str, Callable[[_Claim, TableGrid], str | None]] = {
 def rule_verdict(claim: str, cells: Sequence[Element]) -> tuple[str, str] | None:
     """``(rule name, SUPPORTS|REFUTES)`` from the first rule that answers, else None."""
     grid = TableGrid.from_cells(cells)
-    if not grid.rows:
-        return None
+    if not grid.rows or not grid.headers:
+        return None  # an infobox (key/value rows, no column headers) has nothing to count or rank
     toks = _tokens(claim)
     parsed = _Claim(toks, set(toks), grid.mentions(toks))
     for name, rule in RULES.items():
@@ -268,5 +268,5 @@ def rule_labels_for(name: str, data_dir: Path) -> list[str | None]:
             out.extend(rule_label(st, cells) for st in statements)
         return out
     if name == "infotabs_dev":
-        return [None] * len(data.build_eval(name, data_dir, None, 64))
+        return [rule_label(hyp, cells) for hyp, cells, _ in data.infotabs_items(data_dir, "dev")]
     raise ValueError(f"no table rules for {name}")
