@@ -26,7 +26,7 @@ from verifier.train import scores  # noqa: E402
 from wikicheck.model import LABELS  # noqa: E402
 
 TWO_WAY = {"feverous_s_heldout", "tabfact_val_heldout"}
-RULE_SETS = {"tabfact_val_heldout", "infotabs_dev"}
+RULE_SETS = {"tabfact_val_heldout", "infotabs_dev", "semtab_dev"}
 
 
 def tabfact_channels(data_dir: Path) -> list[str]:

@@ -448,15 +448,11 @@ def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Exam
     return out
 
 
-def semtab_dev(converted: Path, tok: Any, max_length: int) -> list[Example]:
-    """SEM-TAB-FACTS dev (evaluation only: licence not stated) from the converter's output.
-
-    Oracle for task A: each statement against its whole gold table (caption, headers, cells).
-    """
+def semtab_items(converted: Path) -> Iterator[tuple[str, list[Element], str]]:
+    """(statement, gold table elements, verdict) for each SEM-TAB-FACTS dev statement."""
     pages: dict[str, list[Element]] = {}
     for raw in _jsonl(converted / "pages.jsonl"):
         pages[raw["title"]] = extract_page(raw)
-    out = []
     for r in _jsonl(converted / "claims.jsonl"):
         if r.get("split") != "dev" or not r.get("gold_tables"):
             continue
@@ -466,17 +462,21 @@ def semtab_dev(converted: Path, tok: Any, max_length: int) -> list[Example]:
             for el in pages.get(page, [])
             if el.table == int(number) and el.type in ("cell", "header_cell", "table_caption")
         ]
+        yield r["claim"], table, r["label"]
+
+
+def semtab_dev(converted: Path, tok: Any, max_length: int) -> list[Example]:
+    """SEM-TAB-FACTS dev (evaluation only: licence not stated) from the converter's output.
+
+    Oracle for task A: each statement against its whole gold table (caption, headers, cells).
+    """
+    out = []
+    for claim, table, label in semtab_items(converted):
         cells = [el for el in table if el.type == "cell"]
         rest = [el for el in table if el.type == "table_caption"]  # cells carry headers
         out.append(
             _pair(
-                r["claim"],
-                rest + _rank_rows(r["claim"], cells),
-                r["label"],
-                "semtab_dev",
-                tok,
-                max_length,
-                True,
+                claim, rest + _rank_rows(claim, cells), label, "semtab_dev", tok, max_length, True
             )
         )
     return out

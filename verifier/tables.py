@@ -269,4 +269,7 @@ def rule_labels_for(name: str, data_dir: Path) -> list[str | None]:
         return out
     if name == "infotabs_dev":
         return [rule_label(hyp, cells) for hyp, cells, _ in data.infotabs_items(data_dir, "dev")]
+    if name == "semtab_dev":
+        items = data.semtab_items(data.CONVERTED_DIR / "semtab")
+        return [rule_label(claim, table) for claim, table, _ in items]
     raise ValueError(f"no table rules for {name}")
