@@ -8,8 +8,8 @@ the first rule that answers overrides the classifier.
 Which rules are kept was decided on TabFact **train** statements (keep a rule if it is right on
 >= 60% of the train statements it fires on; 10,718 statements from 1,500 train tables):
 superlative 0.69, count 0.65, comparison 0.63, same 0.61 were kept; "first/last" (0.57) and
-totals/averages (0.58) were dropped. The held-out effect is
-measured with ``bench/bench_verifier.py --table-rules`` (docs/verifier.md).
+totals/averages (0.58, a prototype not kept) were dropped (``bench/bench_table_rules.py``).
+The held-out effect is measured with ``bench/bench_verifier.py --table-rules`` (docs/verifier.md).
 """
 
 from __future__ import annotations
@@ -221,15 +221,21 @@ RULES: dict[str, Callable[[_Claim, TableGrid], str | None]] = {
 }
 
 
-def rule_verdict(claim: str, cells: Sequence[Element]) -> tuple[str, str] | None:
-    """``(rule name, SUPPORTS|REFUTES)`` from the first rule that answers, else None."""
+def _parse(claim: str, cells: Sequence[Element]) -> tuple[_Claim, TableGrid] | None:
     grid = TableGrid.from_cells(cells)
     if not grid.rows or not grid.headers:
         return None  # an infobox (key/value rows, no column headers) has nothing to count or rank
     toks = _tokens(claim)
-    parsed = _Claim(toks, set(toks), grid.mentions(toks))
+    return _Claim(toks, set(toks), grid.mentions(toks)), grid
+
+
+def rule_verdict(claim: str, cells: Sequence[Element]) -> tuple[str, str] | None:
+    """``(rule name, SUPPORTS|REFUTES)`` from the first rule that answers, else None."""
+    parsed = _parse(claim, cells)
+    if parsed is None:
+        return None
     for name, rule in RULES.items():
-        label = rule(parsed, grid)
+        label = rule(*parsed)
         if label:
             return name, label
     return None
@@ -243,9 +249,8 @@ def rule_label(claim: str, cells: Sequence[Element]) -> str | None:
 
 def superlative_rule(claim: str, cells: Sequence[Element]) -> str | None:
     """The superlative rule alone (SUPPORTS/REFUTES/None)."""
-    grid = TableGrid.from_cells(cells)
-    toks = _tokens(claim)
-    return _superlative(_Claim(toks, set(toks), grid.mentions(toks)), grid) if grid.rows else None
+    parsed = _parse(claim, cells)
+    return _superlative(*parsed) if parsed else None
 
 
 def rule_labels_for(name: str, data_dir: Path) -> list[str | None]:
@@ -256,11 +261,7 @@ def rule_labels_for(name: str, data_dir: Path) -> list[str | None]:
         tdir = data_dir / "tabfact"
         val = json.load(open(tdir / "tokenized_data" / "val_examples.json", encoding="utf-8"))
         names = {n for n in val if not data.in_split(n, 0.5, "tabfact")}
-        csvs = {
-            Path(r["path"]).name: r["text"]
-            for r in data._jsonl(tdir / "all_csv.jsonl.gz")
-            if Path(r["path"]).name in names
-        }
+        csvs = data._tabfact_csvs(tdir, names)
         out: list[str | None] = []
         for n in sorted(names):
             statements, _, caption = val[n]
