@@ -264,3 +264,17 @@ def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_progra
     # a calibrated checkpoint turns it on by default
     v.executor_margin = float("-inf")
     assert verify_claims(v, claims[:1], store=store, labels=2)[0]["rule_applied"]
+
+
+def test_prediction_code_imports_no_training_code():
+    """predict / verify / serve load the model, focusing and the executor, never training code
+    (DESIGN §2): a fresh interpreter importing them has no verifier.train* module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, verifier.predict, verifier.model, verifier.focus, verifier.tables; "
+        "print(sorted(m for m in sys.modules if m.startswith('verifier.train')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
