@@ -14,7 +14,7 @@ from verifier.training import mix, tablesets
 from verifier.training.sources import in_split
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 
-TRAIN_TABLE = "2-1818918-3.html.csv"
+TRAIN_TABLE = "2-16531764-2.html.csv"  # the one whose rows a column names
 VAL_TABLE = "2-1818918-2.html.csv"
 
 
@@ -22,6 +22,7 @@ VAL_TABLE = "2-1818918-2.html.csv"
 def data_dir(tmp_path):
     """The converter fixture laid out as ../shared/data: one train table, one table in each half
     of val (the third table is renamed so that it falls in the held-out half)."""
+    moved = "2-1818918-3.html.csv"
     dest = tmp_path / "data" / "tabfact"
     shutil.copytree(FIXTURES / "tabfact", dest)
     examples = dest / "tokenized_data"
@@ -29,8 +30,8 @@ def data_dir(tmp_path):
     held = next(
         name for i in range(1000) if not in_split(name := f"2-{i}-1.html.csv", 0.5, "tabfact")
     )
-    (dest / "data" / "all_csv" / "2-16531764-2.html.csv").rename(dest / "data" / "all_csv" / held)
-    val[held] = val.pop("2-16531764-2.html.csv")
+    (dest / "data" / "all_csv" / moved).rename(dest / "data" / "all_csv" / held)
+    val[held] = val.pop(moved)
     train = {TRAIN_TABLE: val.pop(TRAIN_TABLE)}
     (examples / "val_examples.json").write_text(json.dumps(val))
     (examples / "train_examples.json").write_text(json.dumps(train))
