@@ -227,15 +227,20 @@ def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_pa
         assert "T_cell_0_2_1" in r["predicted_evidence"]
 
 
-def test_table_rules_override_the_model_and_name_the_rule(tmp_path):
+def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_program(
+    tmp_path, monkeypatch
+):
+    from verifier import tables
     from verifier.predict import verify_claims
     from wikicheck.annotations import Claim
 
+    monkeypatch.setattr(tables, "OP_PRECISION", {"comparison": 0.9})
     v = Verifier.load(
         _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
         device="cpu",
         max_length=64,
     )
+    assert v.executor_margin is None  # an uncalibrated checkpoint: executor off by default
     claims = [
         Claim.from_dict(
             {"id": i, "claim": text, "evidence": [{"content": ["T_table_0"], "context": {}}]}
@@ -243,8 +248,19 @@ def test_table_rules_override_the_model_and_name_the_rule(tmp_path):
         for i, text in enumerate(["bob is older than ann", "bob is younger than ann", "Bob is 40."])
     ]
     store = FakeStore(_table_page())
-    rows = verify_claims(v, claims, store=store, labels=2, table_rules=True)
+    rows = verify_claims(v, claims, store=store, labels=2, table_executor=True,
+                         executor_margin=float("-inf"))  # fmt: skip
     assert [r.get("rule") for r in rows] == ["comparison", "comparison", None]
     assert [r["predicted_label"] for r in rows[:2]] == [SUPPORTS, REFUTES]
-    plain = verify_claims(v, claims, store=store, labels=2)
-    assert all("rule" not in r for r in plain)
+    assert rows[0]["program"] == "age[bob] > age[ann]: 40 > 30"
+    assert rows[0]["rule_applied"] and rows[1]["rule_label"] == REFUTES
+    # a margin the executor cannot reach: the program is still shown, the model's label stays
+    never = verify_claims(v, claims, store=store, labels=2, table_executor=True,
+                          executor_margin=float("inf"))  # fmt: skip
+    assert [r["rule_applied"] for r in never[:2]] == [False, False]
+    model_only = verify_claims(v, claims, store=store, labels=2)
+    assert all("rule" not in r for r in model_only)
+    assert [r["predicted_label"] for r in never] == [r["predicted_label"] for r in model_only]
+    # a calibrated checkpoint turns it on by default
+    v.executor_margin = float("-inf")
+    assert verify_claims(v, claims[:1], store=store, labels=2)[0]["rule_applied"]

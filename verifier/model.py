@@ -101,6 +101,11 @@ class Verifier:
         self.device = device
         self.max_length = max_length
         self.name = name
+        #: How much more confident the table executor must be to override this model
+        #: (``wikicheck_executor_margin`` in the checkpoint's config, chosen on TabFact val's
+        #: training half); None: the checkpoint was never calibrated, the executor stays off.
+        margin = getattr(getattr(model, "config", None), "wikicheck_executor_margin", None)
+        self.executor_margin: float | None = float(margin) if margin is not None else None
 
     @classmethod
     def load(

@@ -242,7 +242,7 @@ def predict_claims(
 def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     """True for claims a hashed train/held-out split puts on the training side.
 
-    Same hash as :func:`verifier.data.in_split` (md5 of ``salt:key``), which chose the shipped
+    Same hash as :func:`verifier.training.sources.in_split` (md5 of ``salt:key``), which chose the shipped
     verifier's training part: a recipe's ``[holdout]`` keeps only the other side, so we never
     report figures on claims the model was trained on (tests check both stay equal).
     """
