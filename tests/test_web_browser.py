@@ -223,7 +223,12 @@ def test_table_program_and_rule_are_shown_when_the_answer_carries_them(page):
     def add_program(route):
         response = route.fetch()
         body = response.json()
-        body.update(rule="count", program='count(rows where "Cantons" contains "Bern") = 1')
+        body.update(
+            rule="count",
+            program='count(rows where "Cantons" contains "Bern") = 1',
+            rule_label="SUPPORTS",
+            rule_applied=True,
+        )
         route.fulfill(response=response, json=body)
 
     page.route("**/verify", add_program)
@@ -233,4 +238,6 @@ def test_table_program_and_rule_are_shown_when_the_answer_carries_them(page):
     box = page.locator("#verdict-program")
     box.wait_for()
     assert box.locator(".rule").inner_text() == "count"
+    assert box.locator(".rule-label").inner_text() == "says SUPPORTS"
+    assert box.locator(".applied").inner_text() == "(decided the verdict)"
     assert box.locator("pre").inner_text() == 'count(rows where "Cantons" contains "Bern") = 1'

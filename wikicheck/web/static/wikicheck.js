@@ -136,10 +136,16 @@
         el("td", { class: "num", text: (100 * p).toFixed(1) + " %" })));
     }
     node.append(probs);
+    // The table program executor's answer, as prediction rows carry it (verifier/predict.py):
+    // rule (the operation), program (what it computed), rule_label, rule_applied.
     if (result.rule || result.program) {
+      const applied = result.rule_applied === undefined ? "" :
+        result.rule_applied ? "decided the verdict" : "overruled by the model";
       const box = el("div", { class: "program", id: "verdict-program" },
-        el("span", { class: "what", text: "Decided by the table program" }));
+        el("span", { class: "what", text: "Table program" }));
       if (result.rule) box.append(" ", el("code", { class: "rule", text: result.rule }));
+      if (result.rule_label) box.append(" ", el("span", { class: "rule-label", text: `says ${result.rule_label}` }));
+      if (applied) box.append(" ", el("span", { class: "applied", text: `(${applied})` }));
       if (result.program) box.append(el("pre", { text: result.program }));
       node.append(box);
     }
