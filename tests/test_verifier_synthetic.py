@@ -75,7 +75,9 @@ def oracle(text: str) -> bool:
         return _count("country", m[2]) == _n(m[1])
     if m := re.fullmatch(r"(.+) appears (\w+) times in the country column", text):
         return _count("country", m[1]) == _n(m[2])
-    if m := re.fullmatch(r"(\d+|zero|one|two|three|four|five) of the entries have country (.+)", text):
+    if m := re.fullmatch(
+        r"(\d+|zero|one|two|three|four|five) of the entries have country (.+)", text
+    ):
         return _count("country", m[2]) == _n(m[1])
     if m := re.fullmatch(r"(.+) is the only one with country (.+)", text):
         return _count("country", m[2]) == 1 and TABLE[m[1]]["country"] == m[2]
