@@ -140,6 +140,8 @@ def test_home_page_is_self_contained_html(client):
     tags = _Tags(r.text).tags
     ids = {a.get("id") for _, a in tags}
     assert {"claim-form", "claim", "search-form", "q", "type", "page"} <= ids
+    claim_box = next(a for t, a in tags if a.get("id") == "claim")
+    assert claim_box["data-max"] == "2000"  # the API's limit, read from its OpenAPI document
     external = [a for _, a in tags for k in ("src", "href") if "//" in a.get(k, "")]
     assert external == []  # no CDN, no external fonts: works offline
     assert client.get("/static/wikicheck.js").headers["content-type"].startswith("text/javascript")
@@ -246,3 +248,11 @@ def test_services_without_retriever_still_serve_the_view(store):
                 break
             threading.Event().wait(0.05)
         assert c.get(_view("Brokeback Mountain")).status_code == 200
+
+
+def test_parse_highlight_caps_the_number_of_marked_ids():
+    from wikicheck.web.layout import MAX_HIGHLIGHT_IDS
+
+    known = [f"P_sentence_{i}" for i in range(MAX_HIGHLIGHT_IDS + 50)]
+    marked, dropped = parse_highlight([",".join(known)], "P", known)
+    assert marked == known[:MAX_HIGHLIGHT_IDS] and dropped == 0

@@ -18,7 +18,6 @@ from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from indexer.stores.base import Bool, Text, tokens
-from wikicheck._api_models import MAX_CLAIM_CHARS, MAX_QUERY_CHARS
 from wikicheck.errors import WikicheckError
 from wikicheck.web.layout import MAX_HIGHLIGHT_IDS, page_blocks, parse_highlight
 
@@ -78,9 +77,19 @@ def _error(status: int, message: str, **context: Any) -> HTMLResponse:
 
 
 @router.get("/", response_class=HTMLResponse, summary="The search-and-verify page")
-async def home() -> HTMLResponse:
+async def home(request: Request) -> HTMLResponse:
     """Type a claim, read the verdict and its evidence in context; search the index."""
-    return render("index.html", max_claim=MAX_CLAIM_CHARS, max_query=MAX_QUERY_CHARS)
+    return render("index.html", max_claim=_claim_limit(request.app.openapi()))
+
+
+def _claim_limit(openapi: dict[str, Any]) -> int | None:
+    """The longest claim ``POST /verify`` takes, read from the API's own OpenAPI document (the
+    contract, not a module path); None when it states none."""
+    try:
+        limit = openapi["components"]["schemas"]["VerifyRequest"]["properties"]["claim"]
+        return int(limit["maxLength"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 @router.get(

@@ -261,7 +261,7 @@
   function setupHome() {
     const claim = document.getElementById("claim");
     const count = document.getElementById("claim-count");
-    const max = Number(claim.dataset.max);
+    const max = claim.dataset.max ? Number(claim.dataset.max) : Infinity;
     claim.addEventListener("input", () => {
       count.textContent = String(claim.value.length);
       count.classList.toggle("over", claim.value.length > max);
