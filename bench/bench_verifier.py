@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from verifier.focus import NO_FOCUS, ROWS_ONLY, FocusConfig  # noqa: E402
-from verifier.model import DEFAULT_MODEL, Verifier  # noqa: E402
+from verifier.model import DEFAULT_MODEL, Verifier, three_way_label  # noqa: E402
 from verifier.tables import combine, execute  # noqa: E402
 from verifier.train import scores  # noqa: E402
 from verifier.training import evalsets, tablesets  # noqa: E402
@@ -57,13 +57,16 @@ def _accuracy(pred: list[int], gold: list[int], idx: list[int]) -> float | None:
 def _executor(res: dict, items: list, probs: list, pred: list, gold: list, args, v) -> None:
     """Executor verdicts on ``items``, and the accuracy combined at each margin."""
     two = res["labels"] == 2
+    start = time.perf_counter()
     verdicts = [execute(it.claim, it.table) for it in items]
+    per_claim_ms = (time.perf_counter() - start) * 1000 / max(1, len(items))
     fired = [i for i, vd in enumerate(verdicts) if vd]
     exec_pred = {i: LABELS.index(verdicts[i].label) for i in fired}
     res["executor"] = {
         "answered": len(fired),
         "executor_acc": _accuracy([exec_pred.get(i, -1) for i in range(len(gold))], gold, fired),
         "model_acc": _accuracy(pred, gold, fired),
+        "ms_per_claim": round(per_claim_ms, 2),
         "by_op": {},
     }
     for op in sorted({verdicts[i].op for i in fired}):
@@ -123,9 +126,8 @@ def main() -> None:
         probs = v.predict_pairs([e.claim for e in exs], [e.evidence for e in exs], args.batch_size)
         secs = time.perf_counter() - start
         two = name in TWO_WAY
-        pred = [
-            (0 if p[0] >= p[1] else 1) if two else max(range(3), key=p.__getitem__) for p in probs
-        ]
+        three = [LABELS.index(three_way_label(dict(zip(LABELS, p)), v.nei_margin)) for p in probs]
+        pred = [(0 if p[0] >= p[1] else 1) for p in probs] if two else three
         gold = [LABELS.index(e.label) for e in exs]
         res = scores(pred, gold, 2 if two else 3)
         res |= {
@@ -137,10 +139,10 @@ def main() -> None:
             "quantized": args.quantize,
             "device": str(v.device),
             "max_length": v.max_length,
+            "nei_margin": v.nei_margin,
             "predicted": {LABELS[k]: pred.count(k) for k in sorted(set(pred))},
         }
         if name in DECIDED:
-            three = [max(range(3), key=p.__getitem__) for p in probs]
             res["three_way_output"] = scores(three, gold, 2)
             res["three_way_output"]["nei_predicted"] = three.count(2)
         items = list(tablesets.items_of(name, data_dir)) if name in evalsets.TABLE_SETS else []

@@ -55,7 +55,7 @@ def test_count_counts_rows_with_the_named_value():
         "count(country == 'usa') = 2; claimed 3"
     )
     # a number that is a value of the named row is a lookup, not a count
-    assert _run("tiger woods of usa score 70") is None
+    assert _run("tiger woods of usa score 70") == ("lookup", SUPPORTS)
 
 
 def test_comparison_and_difference_of_two_named_rows():
@@ -117,3 +117,34 @@ def test_combine_overrides_only_when_more_confident_by_the_margin(monkeypatch):
     assert combine(verdict, sure, margin=float("-inf"))  # always override
     assert not combine(Verdict(SUPPORTS, "same", "p"), unsure, margin=-1)  # uncalibrated op
     assert not combine(None, unsure, margin=-1)
+
+
+def test_aggregate_words_that_name_a_column_or_rows_are_not_aggregates():
+    medals = table_elements(
+        "medals",
+        [
+            ["nation", "gold", "total"],
+            ["usa", "10", "25"],
+            ["china", "8", "20"],
+            ["peru", "1", "2"],
+        ],
+    )
+    assert execute("the total gold be 19", medals).program == "sum(gold) = 19; claimed 19"
+    assert execute("the minimum total be 2", medals) is None  # "total" is the column's name
+    assert execute("the total for usa and china be 45", medals) is None  # rows named
+
+
+def test_all_needs_a_quantifier_phrase():
+    assert _run("all of the player be from usa") == ("all", REFUTES)
+    assert _run("out of all player , nick price be from zimbabwe") is None
+
+
+def test_lookup_checks_the_named_rows_value():
+    assert _run("tiger woods be from usa") == ("lookup", SUPPORTS)
+    assert _run("ernie els be from usa") == ("lookup", REFUTES)
+    assert execute("ernie els be from usa", CELLS).program == (
+        "country[ernie els] = 'south africa'; claimed 'usa'"
+    )
+    assert _run("nick price score 72") == ("lookup", SUPPORTS)
+    assert _run("nick price score 75") == ("lookup", REFUTES)
+    assert _run("nick price play golf") is None  # nothing stated about the row

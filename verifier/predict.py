@@ -20,7 +20,14 @@ from wikicheck.annotations import Claim, ResumableWriter, iter_claims, row_key
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
 
-__all__ = ["gold_elements", "verify_claims", "predict_file", "PredictSummary"]
+__all__ = [
+    "gold_elements",
+    "verify_claims",
+    "predict_file",
+    "PredictSummary",
+    "table_verdict",
+    "apply_table_verdict",
+]
 
 _TABLE_PARTS = ("cell", "header_cell", "table_caption")
 
@@ -110,20 +117,27 @@ def verify_claims(
         }
         row.update(extra)
         if run_executor:
-            verdict = _execute(c.claim, [_el(x) for x in items[len(rows)][1]], store)
-            if verdict:
-                applied = combine(verdict, p.probabilities, margin)
-                row.update(rule=verdict.op, program=verdict.program, rule_label=verdict.label,
-                           rule_applied=applied)  # fmt: skip
-                if applied:
-                    row["predicted_label"] = verdict.label
+            verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
+            apply_table_verdict(row, verdict, margin)
         if details:
             row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
         rows.append(row)
     return rows
 
 
-def _execute(claim: str, evidence: list[Element], store: Any) -> Verdict | None:
+def apply_table_verdict(row: dict[str, Any], verdict: Verdict | None, margin: float) -> None:
+    """Write the executor's answer into a prediction row (``rule``, ``program``, ``rule_label``,
+    ``rule_applied``) and let it replace ``predicted_label`` when :func:`combine` says so."""
+    if verdict is None:
+        return
+    applied = combine(verdict, row["probabilities"], margin)
+    row.update(rule=verdict.op, program=verdict.program, rule_label=verdict.label,
+               rule_applied=applied)  # fmt: skip
+    if applied:
+        row["predicted_label"] = verdict.label
+
+
+def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | None:
     """The executor over the table holding most of the evidence cells (read whole from the
     store when only some of its cells are in the evidence)."""
     cells = [el for el in evidence if el.type == "cell" and el.table is not None]

@@ -38,21 +38,42 @@ TRAIN_MIX: dict[str, int | None] = {
 SYNTHETIC_NEI_RATE = 0.08
 
 
+#: Where synthetic statements come from (licences allow shipping weights; never SEM-TAB-FACTS).
+SYNTHETIC_FROM = ("tabfact", "infotabs", "ottqa")
+
+
 def synthetic_tables(
-    data_dir: Path, tok: Any, max_length: int, *, limit: int | None = None, seed: int = 0
+    data_dir: Path,
+    tok: Any,
+    max_length: int,
+    *,
+    limit: int | None = None,
+    seed: int = 0,
+    sources_from: tuple[str, ...] = SYNTHETIC_FROM,
 ) -> list[Example]:
-    """Generated statements over TabFact-train and InfoTabs-train tables (``synthetic.py``),
-    each against its own focused table; ``SYNTHETIC_NEI_RATE`` also against another table.
-    ``limit`` samples that many statements before they are linearized (the costly part)."""
-    held = {it.key for it in tablesets.tabfact_items(data_dir, "val_heldout")}
-    dev = {it.key for it in tablesets.infotabs_items(data_dir, "dev")}
+    """Generated statements (``synthetic.py``) over TabFact-train tables, InfoTabs-train
+    infoboxes and OTT-QA tables, each against its own focused table; ``SYNTHETIC_NEI_RATE`` also
+    against another table. No table of an evaluation split, nor an OTT-QA table of a page that
+    has one, is used. ``limit`` samples statements before they are linearized (the costly part)."""
+    held = tablesets.tabfact_items(data_dir, "val_heldout") + tablesets.tabfact_items(
+        data_dir, "val_train"
+    )
+    dev = tablesets.infotabs_items(data_dir, "dev")
+    held_keys = {it.key for it in held} | {it.key for it in dev}
+    held_pages = {it.table[0].page for it in held + dev if it.table}
     tables: dict[str, list] = {}
-    for it in tablesets.tabfact_items(data_dir, "train"):
-        if it.key not in held:
-            tables.setdefault(f"tabfact:{it.key}", it.table)
-    for it in tablesets.infotabs_items(data_dir, "train"):
-        if it.key not in dev:
-            tables.setdefault(f"infotabs:{it.key}", it.table)
+    if "tabfact" in sources_from:
+        for it in tablesets.tabfact_items(data_dir, "train"):
+            if it.key not in held_keys:
+                tables.setdefault(f"tabfact:{it.key}", it.table)
+    if "infotabs" in sources_from:
+        for it in tablesets.infotabs_items(data_dir, "train"):
+            if it.key not in held_keys:
+                tables.setdefault(f"infotabs:{it.key}", it.table)
+    if "ottqa" in sources_from:
+        for table_id, els in tablesets.ottqa_tables(str(data_dir / "ott-qa")).items():
+            if els and els[0].page not in held_pages:
+                tables.setdefault(f"ottqa:{table_id}", els)
     rng = random.Random(seed)
     all_tables = list(tables.values())
     statements = generate(all_tables, seed=seed)

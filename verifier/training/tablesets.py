@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.convert import infotabs as infotabs_convert
+from indexer.convert import ottqa as ottqa_convert
 from indexer.convert import semtab as semtab_convert
 from indexer.convert import tabfact as tabfact_convert
 from indexer.convert.common import ConvertSummary
@@ -38,6 +39,7 @@ __all__ = [
     "semtab_items",
     "table_pairs",
     "converted_tables",
+    "ottqa_tables",
 ]
 
 TABLE_PARTS = ("cell", "header_cell", "table_caption")
@@ -86,6 +88,25 @@ def converted_tables(source: str, root: str) -> ConvertedSet:
     """A dataset converted in memory once per process (``source``: tabfact|infotabs|semtab)."""
     module = {"tabfact": tabfact_convert, "infotabs": infotabs_convert, "semtab": semtab_convert}
     return _convert(module[source], Path(root), source)
+
+
+@functools.lru_cache(maxsize=2)
+def ottqa_tables(root: str) -> dict[str, list[Element]]:
+    """OTT-QA's tables (no claims) as extracted elements, by table id.
+
+    The converter yields every table page before the 178k lead passages; reading stops at the
+    first page without a table, so the passages are never parsed.
+    """
+    tables: dict[str, list[Element]] = {}
+    for kind, record in ottqa_convert.iter_records(Path(root), ConvertSummary("ottqa")):
+        if kind != "page":
+            continue
+        if not any(key.startswith("table_") for key in record.get("order", ())):
+            break
+        for el in extract_page(record):
+            if el.type in TABLE_PARTS and el.table is not None:
+                tables.setdefault(f"{el.page}_table_{el.table}", []).append(el)
+    return tables
 
 
 def _items(converted: ConvertedSet, rows: list[dict[str, Any]], key_field: str) -> list[TableItem]:
