@@ -190,7 +190,7 @@ def index_sources(
     resume: bool = False,
     batch_pages: int = 20_000,
     commit_seconds: float = 120.0,
-    chunk_pages: int = 128,
+    chunk_pages: int = 64,
     heap_mb: int = 512,
     writer_threads: int | None = None,
     progress: Callable[[IndexProgress], None] | None = None,
@@ -202,7 +202,7 @@ def index_sources(
     seconds, whichever comes first — the most work a crash can cost. Why these defaults: every
     Tantivy commit flushes and later merges segments (and reloads the searchers), so commits
     every few thousand pages cost much of the run; two minutes of work is a fair crash cost.
-    ``chunk_pages``: records per worker task (larger chunks: fewer hand-offs between processes).
+    ``chunk_pages``: records per worker task.
     """
     reader = open_reader(*sources)
     fingerprint = source_fingerprint(sources)
