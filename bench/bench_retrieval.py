@@ -16,7 +16,7 @@ as one query, top 5 elements. Rounds of ``--round`` claims alternate ours / anch
 claims in the same process, so a load change hits both; it prints each side's median claims/s
 over the rounds, the ratio, and both sides' recall. ``--part tune`` / ``heldout`` keeps the
 FEVEROUS-S dev-tune claims on one side of the verifier's 60/40 hashed split
-(:func:`verifier.data.in_split`): tune on ``tune``, report ``heldout``.
+(:func:`verifier.training.sources.in_split`): tune on ``tune``, report ``heldout``.
 
 Configurations (the ablation): ``bm25-baseline`` (claim as one element query, title boosted, no
 page stage), ``titles`` (title lookups only), ``bm25`` (page BM25 only), ``fusion`` (titles + page
@@ -55,7 +55,7 @@ ABLATIONS: dict[str, dict] = {
 
 def load_claims(path: str, limit: int | None, part: str = "all"):
     """Claims of ``path``; ``part`` tune/heldout: one side of the verifier's 60/40 split."""
-    from verifier.data import in_split
+    from verifier.training.sources import in_split
     from wikicheck.annotations import read_claims
 
     claims, _ = read_claims(path)
