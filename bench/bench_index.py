@@ -16,8 +16,8 @@ sentences; the material is reused with rewritten titles (``Title (2)``) once exh
 
 ``--vs-tantivy`` measures the anchor the goal is stated in, in the same run: raw Tantivy
 ingestion from Python of **the same documents** (the store's own schemas, fields and options;
-every page's documents prepared in memory beforehand, so only ``Document`` construction,
-``add_document`` and the final commit are timed), with ``--writer-threads`` writer threads.
+every page encoded in memory beforehand, so only ``Document`` construction, ``add_document`` and
+one final commit are timed), with ``--writer-threads`` writer threads.
 Rounds alternate raw / ``wikicheck index`` so a load change hits both; it prints each side's
 median elements/s and the ratio.
 """
@@ -221,53 +221,22 @@ def raw_documents(corpus: Path) -> list[tuple]:
 
 
 def raw_tantivy(pages: list[tuple], index_dir: Path, threads: int, heap_mb: int = 512) -> float:
-    """Seconds for raw Tantivy to ingest ``pages`` (same schema and fields as the store)."""
-    import tantivy
+    """Seconds for Tantivy to ingest ``pages`` with nothing of the pipeline around it.
 
-    from indexer.stores._tantivy_query import element_schema, page_schema
-    from indexer.stores.base import normalize_title, title_variants
+    The documents are built by the store's own writer (``add_encoded``: the same schema,
+    fields and options; one ``Document`` per element and page) from pages encoded in memory
+    beforehand, then committed once: what is left is Tantivy's own work plus the unavoidable
+    Python ``Document`` construction, no reading, JSON parsing, extraction or worker hand-off.
+    """
+    from indexer.stores.tantivy import TantivyStore
 
     shutil.rmtree(index_dir, ignore_errors=True)
-    (index_dir / "elements").mkdir(parents=True)
-    (index_dir / "pages").mkdir()
     t0 = time.perf_counter()
-    ew = tantivy.Index(element_schema(), path=str(index_dir / "elements")).writer(
-        heap_mb * 1_000_000, threads
-    )
-    pw = tantivy.Index(page_schema(), path=str(index_dir / "pages")).writer(
-        max(heap_mb // 4, 16) * 1_000_000, 1
-    )
-    Document = tantivy.Document
-    for title, lead, body, info, rows in pages:
-        for eid, etype, text, sections, headers, position, blob in rows:
-            doc = Document()
-            doc.add_text("id", eid)
-            doc.add_text("page", title)
-            doc.add_text("type", etype)
-            doc.add_text("text", text)
-            doc.add_text("text_plain", text)
-            doc.add_text("title", title)
-            if sections:
-                doc.add_text("sections", sections)
-            if headers:
-                doc.add_text("headers", headers)
-            doc.add_unsigned("position", position)
-            doc.add_bytes("doc", blob)
-            ew.add_document(doc)
-        page = Document()
-        page.add_text("key", title)
-        page.add_text("title", title)
-        for form in title_variants(title):
-            page.add_text("title_near", form)
-        page.add_text("title_prefix", normalize_title(title))
-        page.add_text("lead", lead)
-        page.add_text("body", body)
-        page.add_bytes("info", info)
-        pw.add_document(page)
-    ew.commit()
-    pw.commit()
-    ew.wait_merging_threads()
-    pw.wait_merging_threads()
+    writer = TantivyStore(index_dir, create=True).writer(heap_mb=heap_mb, threads=threads)
+    for page in pages:
+        writer.add_encoded(page)
+    writer.commit()
+    writer.close()
     return time.perf_counter() - t0
 
 

@@ -134,7 +134,7 @@ def vs_bm25s(store, claims, configs: list[str], extra: dict, args) -> None:
             sents = [i for i in row if parse_id(i).type == "sentence"]
             preds["bm25s"].append((sents, list(dict.fromkeys(parse_id(i).page for i in row))))
         print(f"  round {len(rates['bm25s'])}: "
-              + "  ".join(f"{n} {v[-1]:.1f}/s" for n, v in rates.items()), flush=True)  # fmt: skip
+              + "  ".join(f"{n} {v[-1]:.3f}/s" for n, v in rates.items()), flush=True)  # fmt: skip
     base = statistics.median(rates["bm25s"])
     print(f"\n{'side':<12} {'median claims/s':>15} {'x bm25s':>8} {'full_ev':>8} {'sent_r@5':>8}")
     for name, v in rates.items():
