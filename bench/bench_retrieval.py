@@ -50,6 +50,8 @@ ABLATIONS: dict[str, dict] = {
     "dense-torch": dict(dense_backend="torch"),
     # the same dense pipeline ignoring precomputed vectors: every candidate encoded (cold)
     "dense-cold": dict(dense_vectors="none"),
+    # the dense candidates before issue 20 (30) vs the default (15), in the same run
+    "dense-30": dict(dense_candidates=30),
 }
 
 
