@@ -57,13 +57,16 @@ def _accuracy(pred: list[int], gold: list[int], idx: list[int]) -> float | None:
 def _executor(res: dict, items: list, probs: list, pred: list, gold: list, args, v) -> None:
     """Executor verdicts on ``items``, and the accuracy combined at each margin."""
     two = res["labels"] == 2
+    start = time.perf_counter()
     verdicts = [execute(it.claim, it.table) for it in items]
+    per_claim_ms = (time.perf_counter() - start) * 1000 / max(1, len(items))
     fired = [i for i, vd in enumerate(verdicts) if vd]
     exec_pred = {i: LABELS.index(verdicts[i].label) for i in fired}
     res["executor"] = {
         "answered": len(fired),
         "executor_acc": _accuracy([exec_pred.get(i, -1) for i in range(len(gold))], gold, fired),
         "model_acc": _accuracy(pred, gold, fired),
+        "ms_per_claim": round(per_claim_ms, 2),
         "by_op": {},
     }
     for op in sorted({verdicts[i].op for i in fired}):
