@@ -65,7 +65,7 @@ class RetrieverConfig:
         "Encoder runtime: onnx (int8), torch (sentence-transformers) or auto (onnx if installed).",
         choices=("auto", "onnx", "torch"),
     )
-    dense_candidates: int = _f(15, "Elements (best lexical first) scored by the encoder.")
+    dense_candidates: int = _f(30, "Elements (best lexical first) scored by the encoder.")
     dense_max_tokens: int = _f(96, "Encoder input length cap (tokens).")
     dense_batch_size: int = _f(64, "Encoder batch size.")
     dense_threads: int = _f(0, "ONNX encoder threads (0: every core).")
