@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -80,6 +81,15 @@ def _answers(url: str) -> bool:
         return False
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the test process dies (even by ``kill -9``), so
+    an interrupted run leaves no server behind (Linux; elsewhere the fixture's stop() does it)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def start_noida(data_dir: Path, port: int | None = None) -> EsServer:
     """Start ``noida-db`` serving only Elasticsearch; raise ``RuntimeError`` if it does not answer.
 
@@ -92,7 +102,8 @@ def start_noida(data_dir: Path, port: int | None = None) -> EsServer:
     cmd = [str(_binary()), "start", "--data-dir", str(data_dir), "--host", "127.0.0.1",
            "--only", "elasticsearch", "--elasticsearch-port", str(port)]  # fmt: skip
     with log.open("ab") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)  # fmt: skip
     server = EsServer(f"http://127.0.0.1:{port}", emulated=True, process=proc, log=log)
     deadline = time.monotonic() + READY_TIMEOUT_S
     while time.monotonic() < deadline:

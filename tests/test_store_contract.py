@@ -10,6 +10,7 @@ aliases, resuming a build after ``kill -9``, a server that dies mid-bulk).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -601,3 +602,66 @@ def test_es_unreachable_is_a_clear_error() -> None:
     with pytest.raises(StoreError) as err:
         ElasticStore(url, max_retries=0, request_timeout=2.0)
     assert f"cannot reach Elasticsearch at {url} while reading the index state" in str(err.value)
+
+
+# -- the retriever on both engines -------------------------------------------------------------
+
+
+@pytest.mark.es
+@pytest.mark.slow
+def test_retrieve_picks_the_same_top_page_on_both_engines(es, tmp_path) -> None:
+    """``retrieve`` of samples/claims.jsonl over the sample, indexed by the real pipeline into
+    each engine: the top evidence comes from the same page for >= 90% of the claims."""
+    from indexer.pipeline import index_sources
+    from indexer.stores.elastic import ElasticStore
+    from indexer.stores.tantivy import TantivyStore
+    from retriever.pipeline import Retriever
+    from wikicheck.annotations import read_claims
+
+    url, prefix = es
+    sample = ROOT / "samples" / "pages.jsonl"
+    tantivy = TantivyStore(tmp_path / "idx", create=True, heap_mb=64)
+    elastic = ElasticStore(url, create=True, index_prefix=prefix)
+    for st in (tantivy, elastic):
+        summary = index_sources([sample], st, workers=0)
+        assert summary.read.skipped == 0
+    elastic.close()
+    elastic = ElasticStore(url, index_prefix=prefix)  # the published build
+    assert elastic.stats().elements == tantivy.stats().elements > 1000
+
+    claims, _ = read_claims(ROOT / "samples" / "claims.jsonl")
+    texts = [c.claim for c in claims]
+    top = {}
+    for name, st in (("tantivy", tantivy), ("elastic", elastic)):
+        results = Retriever(st).retrieve_batch(texts)
+        top[name] = [r.evidence[0].element.page if r.evidence else None for r in results]
+    same = sum(a == b and a is not None for a, b in zip(top["tantivy"], top["elastic"]))
+    print(f"same top page on both engines: {same}/{len(texts)}")
+    assert same >= 0.9 * len(texts)
+    elastic.close()
+
+
+@pytest.mark.es
+def test_cli_index_prefix_keeps_corpora_apart_on_one_cluster(es, tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from tests.test_pipeline import expected_ids, page, write_jsonl
+    from wikicheck.cli import main
+
+    url, prefix = es
+    pages = [page(i) for i in range(3)]
+    src = write_jsonl(tmp_path / "pages.jsonl", pages)
+    runner = CliRunner(env={"WIKICHECK_ES_URL": None})
+    on = ["--es", url, "--index-prefix", prefix]
+    r = runner.invoke(main, ["index", str(src), *on, "--workers", "0", "--json"])
+    assert r.exit_code == 0, r.output
+    st = runner.invoke(main, ["stats", *on, "--json"])
+    assert st.exit_code == 0, st.output
+    d = json.loads(st.stdout)
+    assert d["elements"] == len(expected_ids(pages)) and f"{prefix}-elements" in d["location"]
+    hit = runner.invoke(main, ["search", "v2", *on, "-k", "1", "--json"])
+    assert hit.exit_code == 0, hit.output
+    assert json.loads(hit.stdout)["hits"][0]["page"] == "Page 2 (test)"
+    other = runner.invoke(main, ["stats", "--es", url, "--index-prefix", f"{prefix}-x"])
+    assert other.exit_code == 1
+    assert f"no wikicheck index at {url}: '{prefix}-x-elements' does not exist" in other.output

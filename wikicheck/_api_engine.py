@@ -212,6 +212,7 @@ def load_services(
     *,
     index_dir: str | None = None,
     es: str | None = None,
+    index_prefix: str = "wikicheck",
     retriever_config: str | None = None,
     model: str | None = None,
     with_retriever: bool = True,
@@ -224,7 +225,7 @@ def load_services(
     """
     from indexer.stores import open_store
 
-    store = open_store(index_dir=index_dir, es=es)
+    store = open_store(index_dir=index_dir, es=es, **({"index_prefix": index_prefix} if es else {}))
     try:
         retriever = verifier = None
         if with_retriever or with_verifier:
