@@ -665,3 +665,29 @@ def test_cli_index_prefix_keeps_corpora_apart_on_one_cluster(es, tmp_path) -> No
     other = runner.invoke(main, ["stats", "--es", url, "--index-prefix", f"{prefix}-x"])
     assert other.exit_code == 1
     assert f"no wikicheck index at {url}: '{prefix}-x-elements' does not exist" in other.output
+
+
+@pytest.mark.es
+def test_es_bulk_rejection_names_the_document_and_keeps_the_rest(es) -> None:
+    """A document the mapping refuses (``position`` is an integer): a StoreError naming the URL,
+    the count and the first id and cause; the other documents of the batch are indexed."""
+    from indexer.stores.elastic import ElasticStore
+
+    url, prefix = es
+    store = ElasticStore(url, create=True, index_prefix=prefix)
+    title, docs, page_doc = store.encode_page("Bern", PAGES["Bern"], None)
+    bad_id = docs[0][0]
+    bad = json.loads(docs[0][1])
+    bad["position"] = "not a number"
+    w = store.writer()
+    w.add_encoded((title, [(bad_id, json.dumps(bad).encode()), *docs[1:]], page_doc))
+    with pytest.raises(StoreError) as err:
+        w.commit({"records": 1})
+    message = str(err.value)
+    assert message.startswith(f"Elasticsearch at {url} rejected 1 document(s) while bulk indexing")
+    assert f"id {bad_id!r}" in message
+    w.abort()
+    store.es.indices.refresh(index=list(w.targets.values()))
+    assert set(store.get([e.id for e in PAGES["Bern"]])) == {e.id for e in PAGES["Bern"][1:]}
+    assert store.checkpoint() is None  # the failed commit recorded nothing
+    store.close()

@@ -850,6 +850,23 @@ def test_unreachable_server_names_url_and_fix(fake: FakeES) -> None:
     assert len(fake.calls) == 1  # the first contact fails fast: no retries
 
 
+@pytest.mark.parametrize(
+    ("status", "kind"), [(401, "security_exception"), (403, "security_exception")]
+)
+def test_refused_credentials_name_url_status_and_cause(
+    fake: FakeES, status: int, kind: str
+) -> None:
+    reason = "missing authentication credentials for REST request [/wikicheck-meta/_doc/state]"
+    fake.on("GET", "/wikicheck-meta/_doc/state", status,
+            {"error": {"type": kind, "reason": reason}, "status": status})  # fmt: skip
+    with pytest.raises(StoreError) as err:
+        make_store(fake)
+    assert str(err.value) == (
+        f"Elasticsearch at http://es.test:9200 failed while reading the index state: "
+        f"{status} {kind}: {reason}"
+    )
+
+
 def test_cli_on_a_server_that_is_down() -> None:
     from click.testing import CliRunner
 
