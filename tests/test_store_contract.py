@@ -609,9 +609,12 @@ def test_es_unreachable_is_a_clear_error() -> None:
 
 @pytest.mark.es
 @pytest.mark.slow
-def test_retrieve_picks_the_same_top_page_on_both_engines(es, tmp_path) -> None:
+def test_retrieve_picks_the_same_top_page_on_both_engines(es, real_es_only, tmp_path) -> None:
     """``retrieve`` of samples/claims.jsonl over the sample, indexed by the real pipeline into
-    each engine: the top evidence comes from the same page for >= 90% of the claims."""
+    each engine: the top evidence comes from the same page for >= 90% of the claims.
+
+    Real cluster only: on noida-db (whose full-text search scans) it did not finish in 10 min on
+    the shared 2-core machine, too slow for the default suite (docs/elasticsearch.md)."""
     from indexer.pipeline import index_sources
     from indexer.stores.elastic import ElasticStore
     from indexer.stores.tantivy import TantivyStore
