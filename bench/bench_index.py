@@ -232,7 +232,8 @@ def raw_tantivy(pages: list[tuple], index_dir: Path, threads: int, heap_mb: int 
 
     shutil.rmtree(index_dir, ignore_errors=True)
     t0 = time.perf_counter()
-    writer = TantivyStore(index_dir, create=True).writer(heap_mb=heap_mb, threads=threads)
+    store = TantivyStore(index_dir, create=True, heap_mb=heap_mb, writer_threads=threads)
+    writer = store.writer()
     for page in pages:
         writer.add_encoded(page)
     writer.commit()

@@ -1,7 +1,7 @@
 """Parallel, resumable indexing: dump -> workers (parse + extract) -> one writer -> store.
 
 The reader hands out chunks of undecoded records; worker processes decode them, extract the
-elements and (when the store offers ``store.encode_page`` and ``writer.add_encoded``) encode
+elements and (when the store has the :class:`~indexer.stores.base.PreEncoding` fast path) encode
 them into the store's own plain-tuple form, so the single writer in this process only copies
 strings into the engine.
 Results come back **in reading order** (a bounded window of pending chunks, consumed first in
@@ -31,7 +31,7 @@ import orjson
 
 from indexer.extract import extract_located
 from indexer.readers import RawRecord, ReadSummary, open_reader, parse_record
-from indexer.stores.base import Store
+from indexer.stores.base import PreEncoding, Store
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.model import Element
 
@@ -191,8 +191,6 @@ def index_sources(
     batch_pages: int = 20_000,
     commit_seconds: float = 120.0,
     chunk_pages: int = 64,
-    heap_mb: int = 512,
-    writer_threads: int | None = None,
     progress: Callable[[IndexProgress], None] | None = None,
 ) -> IndexSummary:
     """Index every page of ``sources`` into ``store``; resumable, exactly once.
@@ -206,15 +204,15 @@ def index_sources(
     """
     reader = open_reader(*sources)
     fingerprint = source_fingerprint(sources)
-    location = str(getattr(store, "path", None) or store.stats().location)
+    location = store.location
     start, base = _start_point(store, resume, fingerprint, location)
     summary = IndexSummary(location=location, resumed_from=start)
     summary.total_records = reader.total()
     workers = (os.cpu_count() or 1) if workers is None else max(0, workers)
-    encode = getattr(store, "encode_page", None)
+    encode = store.encode_page if isinstance(store, PreEncoding) else None
     pool = _start_pool(workers, encode) if workers else None
     try:
-        writer = store.writer(heap_mb=heap_mb, threads=writer_threads)
+        writer = store.writer()
     except BaseException:
         if pool is not None:
             pool.terminate()
@@ -246,7 +244,7 @@ def index_sources(
         if finished:
             writer.close()
         else:
-            getattr(writer, "abort", writer.close)()
+            writer.abort()
         summary.seconds = time.perf_counter() - run.t0
     return summary
 

@@ -38,11 +38,6 @@ __all__ = [
     "load_encoder",
 ]
 
-# Never reach for the hub: every file is local (the packages ship them).
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
 #: The sentence encoder every runtime below computes (vectors from any of them are comparable).
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -93,7 +88,11 @@ class TorchEncoder(Encoder):
         except ImportError as exc:
             raise ModelError("sentence-transformers is not installed") from exc
         try:
-            self.model = SentenceTransformer(str(_minilm_dir()), device=device)
+            # Every file is local (the package ships them): never reach for the hub, without
+            # setting HF_HUB_OFFLINE for the whole process (a hub id elsewhere may download).
+            self.model = SentenceTransformer(
+                str(_minilm_dir()), device=device, local_files_only=True
+            )
         except RuntimeError as exc:  # e.g. device="cuda" without a GPU
             raise ModelError(f"cannot load the encoder on device {device!r}: {exc}") from exc
         if device != "cpu":

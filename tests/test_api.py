@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import threading
 import time
 import uuid
@@ -574,8 +573,7 @@ def test_serve_command_wires_options_into_the_app(services, monkeypatch):
 
 
 @pytest.mark.es
-@pytest.mark.skipif(not os.environ.get("WIKICHECK_ES_URL"), reason="WIKICHECK_ES_URL unset")
-def test_the_same_api_over_elasticsearch():
+def test_the_same_api_over_elasticsearch(es_server):
     """The app only sees the Store protocol: the same answers from Elasticsearch."""
     from elasticsearch import Elasticsearch
 
@@ -584,7 +582,7 @@ def test_the_same_api_over_elasticsearch():
     from retriever.pipeline import Retriever
     from tests.api_pages import PAGES
 
-    url = os.environ["WIKICHECK_ES_URL"]
+    url = es_server.url
     prefix = f"wikicheck-api-{uuid.uuid4().hex[:8]}"
     builder = ElasticStore(url, create=True, overwrite=True, index_prefix=prefix)
     with builder.writer() as writer:

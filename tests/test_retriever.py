@@ -70,8 +70,8 @@ FAST = RetrieverConfig(dense=False)
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     path = tmp_path_factory.mktemp("retriever-index")
-    st = open_store(index_dir=str(path), create=True)
-    w = st.writer(heap_mb=64)
+    st = open_store(index_dir=str(path), create=True, heap_mb=64)
+    w = st.writer()
     for page in PAGES:
         w.add_page(page["title"], extract_page(page))
     w.commit({"pages": len(PAGES)})

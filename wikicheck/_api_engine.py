@@ -13,6 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexer.stores.base import Store
 from wikicheck._api_models import EvidenceOut, RetrieveResponse, VerifyResponse
 from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Evidence
@@ -79,7 +80,7 @@ class Coalescer:
 class Services:
     """What the API serves from: a ``Store``, and optionally a retriever and a verifier."""
 
-    store: Any
+    store: Store
     retriever: Any = None
     verifier: Any = None
     _variants: dict[tuple, Any] = field(default_factory=dict, repr=False)
@@ -118,9 +119,7 @@ class Services:
             if save is not None:
                 save()
         finally:
-            close = getattr(self.store, "close", None)
-            if close is not None:
-                close()
+            self.store.close()
 
 
 def _variant(base: Any, config: Any) -> Any:
@@ -224,6 +223,7 @@ def load_services(
     *,
     index_dir: str | None = None,
     es: str | None = None,
+    index_prefix: str = "wikicheck",
     retriever_config: str | None = None,
     model: str | None = None,
     with_retriever: bool = True,
@@ -236,7 +236,7 @@ def load_services(
     """
     from indexer.stores import open_store
 
-    store = open_store(index_dir=index_dir, es=es)
+    store = open_store(index_dir=index_dir, es=es, **({"index_prefix": index_prefix} if es else {}))
     try:
         retriever = verifier = None
         if with_retriever or with_verifier:

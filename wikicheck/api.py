@@ -226,7 +226,7 @@ def _add_routes(app: FastAPI) -> None:
         s = st.services
         body = HealthResponse(
             status=st.status,
-            store=getattr(s.store, "engine", "unknown") if s else None,
+            store=s.store.engine if s else None,
             retriever=bool(s and s.retriever is not None),
             verifier=bool(s and s.verifier is not None),
             error=st.error,

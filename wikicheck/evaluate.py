@@ -94,8 +94,7 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
             progress=lambda p: progress("index", p.records + p.start, p.total),
         )  # fmt: skip
         info.update(reused=False, indexed=summary.to_dict())
-        if hasattr(store, "reload"):
-            store.reload()
+        store.reload()
     info["stats"] = store.stats().to_dict()
     return store, info
 

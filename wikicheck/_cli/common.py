@@ -19,6 +19,7 @@ __all__ = [
     "json_option",
     "store_options",
     "open_store_from_options",
+    "es_index_prefix",
     "handle_errors",
     "wants_json",
     "write_json",
@@ -41,8 +42,34 @@ def json_option(f: Callable) -> Callable:
     )(f)
 
 
+DEFAULT_INDEX_PREFIX = "wikicheck"
+_PREFIX_KEY = "wikicheck.index_prefix"
+
+
+def _remember_prefix(ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    ctx.meta[_PREFIX_KEY] = value
+    return value
+
+
+def es_index_prefix() -> str:
+    """The running command's ``--index-prefix`` (the default outside a command)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(_PREFIX_KEY, DEFAULT_INDEX_PREFIX) if ctx else DEFAULT_INDEX_PREFIX
+
+
 def store_options(f: Callable) -> Callable:
-    """``--index-dir`` / ``--es``: where the index lives (embedded Tantivy or Elasticsearch)."""
+    """``--index-dir`` / ``--es`` / ``--index-prefix``: where the index lives (embedded Tantivy,
+    or Elasticsearch under a prefix). The prefix reaches :func:`open_store_from_options` through
+    the click context, so commands need no extra parameter for it."""
+    f = click.option(
+        "--index-prefix",
+        default=DEFAULT_INDEX_PREFIX,
+        show_default=True,
+        expose_value=False,
+        callback=_remember_prefix,
+        help="Elasticsearch indices PREFIX-elements / PREFIX-pages: several corpora on one "
+        "cluster (with --es).",
+    )(f)
     f = click.option(
         "--es",
         "es_url",
@@ -64,6 +91,8 @@ def open_store_from_options(index_dir: str, es_url: str | None, *, create: bool 
     """Open the store the options name (imported lazily: engines load only when needed)."""
     from indexer.stores import open_store
 
+    if es_url:
+        kw.setdefault("index_prefix", es_index_prefix())
     return open_store(index_dir=None if es_url else index_dir, es=es_url, create=create, **kw)
 
 

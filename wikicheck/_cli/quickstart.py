@@ -12,8 +12,10 @@ from pathlib import Path
 import click
 
 from wikicheck._cli.common import handle_errors
+from wikicheck.resources import data_path
 
-SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+# Package data; a wheel is installed unpacked, so this is a real directory the readers can open.
+SAMPLES = Path(str(data_path("samples")))
 DEMO_CLAIM = "The Aare is a river in Switzerland."
 
 

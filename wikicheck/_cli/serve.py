@@ -6,7 +6,7 @@ import functools
 
 import click
 
-from wikicheck._cli.common import handle_errors, store_options
+from wikicheck._cli.common import es_index_prefix, handle_errors, store_options
 
 
 @click.command()
@@ -97,6 +97,7 @@ def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coales
         load_services,
         index_dir=None if es_url else index_dir,
         es=es_url,
+        index_prefix=es_index_prefix(),
         retriever_config=retriever_config,
         model=model,
         with_verifier=not no_verifier,
