@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from wikicheck.annotations import Claim, Prediction
 from wikicheck.cli import main
 from wikicheck.errors import ConfigError
-from wikicheck.evaluate import run_recipe
-from wikicheck.recipe import load_recipe
-from wikicheck.scoring_labels import NO_EVIDENCE_NOTE, needs_label_only, score_labels_only
+from wikicheck.evaluation.recipe import load_recipe
+from wikicheck.evaluation.run import run_recipe
+from wikicheck.scoring.labels import NO_EVIDENCE_NOTE, needs_label_only, score_labels_only
 
 S, R, N = "SUPPORTS", "REFUTES", "NOT ENOUGH INFO"
 
@@ -336,7 +336,7 @@ def test_label_only_page_recall_uses_the_silver_passage():
 def test_holdout_matches_the_verifier_training_split():
     """[holdout] keeps exactly the claims verifier.data's split left out of training."""
     data = pytest.importorskip("verifier.data")
-    from wikicheck.evaluate import _in_training_part
+    from wikicheck.evaluation.run import _in_training_part
 
     for field, fraction, salt in (("id", 0.6, "wikicheck"), ("table_file", 0.5, "tabfact")):
         holdout = {"field": field, "fraction": fraction, "salt": salt}

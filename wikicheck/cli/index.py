@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     console,
     exit_if_interrupted,
     handle_errors,
@@ -174,7 +174,7 @@ def search(
     """
     store = open_store_from_options(index_dir, es_url)
     if query is None and sys.stdin.isatty() and not as_json:
-        from wikicheck._cli.interactive import interactive_search
+        from wikicheck.cli.interactive import interactive_search
 
         interactive_search(store, types=types, page=page, k=k)  # history, rich tables
         store.close()

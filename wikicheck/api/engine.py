@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikicheck._api_models import EvidenceOut, RetrieveResponse, VerifyResponse
+from wikicheck.api.models import EvidenceOut, RetrieveResponse, VerifyResponse
 from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Evidence
 

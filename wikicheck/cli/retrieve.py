@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     claims_progress,
     handle_errors,
     json_option,

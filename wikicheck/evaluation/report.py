@@ -3,7 +3,7 @@
 Entry point: :func:`write_report` (a run's metrics and its (gold, prediction) pairs -> files).
 The HTML embeds its plots as PNG data URIs and has no script or external link, so it can be
 mailed or attached to a paper review as one file. :func:`latency_summary` and
-:func:`worst_errors` are the pieces :mod:`wikicheck.evaluate` fills ``metrics.json`` with.
+:func:`worst_errors` are the pieces :mod:`wikicheck.evaluation.run` fills ``metrics.json`` with.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 import orjson
 
-from wikicheck import _plots
 from wikicheck.annotations import Claim, Prediction
+from wikicheck.evaluation import plots
 
 __all__ = ["HEADLINE", "latency_summary", "worst_errors", "write_report", "render_markdown",
            "render_html", "fmt"]  # fmt: skip
@@ -286,10 +286,10 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
         rows = [(name, *(v.get(k) for k in keys), v.get("n")) for name, v in groups.items()]
         parts.append(f"<h2>{_h(title)}</h2>" + _table(("name", *keys, "n"), rows))
     parts.append('<h2>Plots</h2><div class="plots">')
-    parts.append(_img(_plots.confusion_png(metrics.get("confusion")), "Confusion matrix"))
-    parts.append(_img(_plots.recall_png(scores.get("recall_at_k")), "Recall@k curves"))
-    parts.append(_img(_plots.groups_png(groups, keys, title), f"{title} bars"))
-    parts.append(_img(_plots.latency_png(metrics.get("latency_ms")), "Latency percentiles"))
+    parts.append(_img(plots.confusion_png(metrics.get("confusion")), "Confusion matrix"))
+    parts.append(_img(plots.recall_png(scores.get("recall_at_k")), "Recall@k curves"))
+    parts.append(_img(plots.groups_png(groups, keys, title), f"{title} bars"))
+    parts.append(_img(plots.latency_png(metrics.get("latency_ms")), "Latency percentiles"))
     parts.append("</div>")
     parts.append(f"<h2>{len(errors)} worst errors</h2>")
     for i, e in enumerate(errors, 1):

@@ -74,7 +74,7 @@ def write_comparison(comparison: dict[str, Any], out_dir: str | os.PathLike) -> 
     """``compare.json`` and ``compare.md`` (a Markdown table) in ``out_dir``."""
     import orjson
 
-    from wikicheck.report import fmt
+    from wikicheck.evaluation.report import fmt
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ Entry points: :func:`run_recipe` (one recipe, writes ``OUT/NAME/``: ``prediction
 ``metrics.json``, ``report.md``, ``report.html``, and ``semtab_xml/`` for SEM-TAB-FACTS) and
 :func:`compare_reports` (two report folders side by side, the ablation view). Everything goes
 through the library (:mod:`indexer.pipeline`, :mod:`retriever.pipeline`, :mod:`verifier.model`,
-:mod:`wikicheck.scoring`), never through a subprocess, so a recipe run is one process and its
+:mod:`wikicheck.scoring.feverous`), never through a subprocess, so a recipe run is one process and its
 numbers are exactly those of the matching ``index``/``predict``/``score`` commands.
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from wikicheck.annotations import Claim, Prediction, RowSummary, iter_claims, write_jsonl
-from wikicheck.compare import compare_reports, write_comparison
 from wikicheck.errors import ConfigError, InputError
-from wikicheck.recipe import Recipe
-from wikicheck.report import latency_summary, write_report
-from wikicheck.scoring_labels import confusion_matrix, needs_label_only, score_labels_only
+from wikicheck.evaluation.compare import compare_reports, write_comparison
+from wikicheck.evaluation.recipe import Recipe
+from wikicheck.evaluation.report import latency_summary, write_report
+from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
 
 __all__ = [
     "run_recipe",
@@ -275,7 +275,7 @@ def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
 
 
 def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, Any]:
-    from wikicheck.scoring import score_pairs
+    from wikicheck.scoring.feverous import score_pairs
 
     gold = [c for c, _ in pairs]
     if needs_label_only(gold):
@@ -295,7 +295,7 @@ def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, A
 
 
 def _semtab(recipe: Recipe, claims: list[Claim], preds: list[Prediction], out: Path) -> dict:
-    from wikicheck import semtab
+    from wikicheck.scoring import semtab
 
     st = recipe.semtab or {}
     if recipe.convert is None:

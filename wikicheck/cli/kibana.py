@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from wikicheck._cli.common import console, handle_errors, json_option, wants_json, write_json
+from wikicheck.cli.common import console, handle_errors, json_option, wants_json, write_json
 
 
 @click.command("kibana-setup")

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     console,
     handle_errors,
     json_option,
@@ -19,7 +19,7 @@ from wikicheck._cli.common import (
     wants_json,
     write_json,
 )  # noqa: E501
-from wikicheck.report import fmt
+from wikicheck.evaluation.report import fmt
 
 
 @click.command()
@@ -63,8 +63,8 @@ def evaluate(recipe: str | None, compare: tuple[str, str] | None, out_dir: str,
     """
     from pathlib import Path
 
-    from wikicheck.evaluate import compare_reports, run_recipe, write_comparison
-    from wikicheck.recipe import load_recipe
+    from wikicheck.evaluation.recipe import load_recipe
+    from wikicheck.evaluation.run import compare_reports, run_recipe, write_comparison
 
     if compare:
         result = compare_reports(*compare)
@@ -112,7 +112,7 @@ def render_metrics(metrics: dict[str, Any]) -> None:
     """Headline figures as a rich table, then the notes."""
     from rich.table import Table
 
-    from wikicheck.report import _metric_rows
+    from wikicheck.evaluation.report import _metric_rows
 
     table = Table(title=f"evaluate {metrics['name']}", show_header=False)
     for key, value in _metric_rows(metrics):
@@ -158,7 +158,7 @@ def score_semtab_output(
     predictions: str, gold: str, gold_prefix: str | None, as_json: bool
 ) -> None:  # noqa: E501
     """Score a folder of task XML against the gold (folder, file or bundle + prefix)."""
-    from wikicheck.semtab import score_semtab_paths
+    from wikicheck.scoring.semtab import score_semtab_paths
 
     if gold is None:
         raise click.UsageError(

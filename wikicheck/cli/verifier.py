@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     claims_progress,
     handle_errors,
     json_option,
@@ -19,7 +19,7 @@ from wikicheck._cli.common import (
     wants_json,
     write_json,
 )
-from wikicheck._cli.retrieve import pop_config, retriever_options
+from wikicheck.cli.retrieve import pop_config, retriever_options
 
 DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
 
@@ -243,7 +243,7 @@ def _panel(row) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from wikicheck._cli.common import console
+    from wikicheck.cli.common import console
 
     colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(row["predicted_label"], "yellow")
     probs = "  ".join(f"{k} {v:.2f}" for k, v in row["probabilities"].items())
@@ -370,7 +370,7 @@ def predict(
     if semtab_xml:
         from pathlib import Path
 
-        from wikicheck.semtab import write_xml_files
+        from wikicheck.scoring.semtab import write_xml_files
 
         written = write_xml_files(
             output,

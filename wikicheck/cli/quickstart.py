@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from wikicheck._cli.common import handle_errors
+from wikicheck.cli.common import handle_errors
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 DEMO_CLAIM = "The Aare is a river in Switzerland."
@@ -69,9 +69,9 @@ def quickstart(ctx: click.Context, index_dir: str, out_dir: str, samples: str) -
       wikicheck quickstart
       wikicheck quickstart --index-dir /tmp/wc-index --out /tmp/wc-out
     """
-    from wikicheck._cli.index import index
-    from wikicheck._cli.score import score
-    from wikicheck._cli.verifier import predict, verify
+    from wikicheck.cli.index import index
+    from wikicheck.cli.score import score
+    from wikicheck.cli.verifier import predict, verify
 
     pages, claims = Path(samples) / "pages.jsonl", Path(samples) / "claims.jsonl"
     pred = Path(out_dir) / "predictions.jsonl"

@@ -6,7 +6,7 @@ import functools
 
 import click
 
-from wikicheck._cli.common import handle_errors, store_options
+from wikicheck.cli.common import handle_errors, store_options
 
 
 @click.command()
@@ -87,8 +87,8 @@ def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coales
     """
     import uvicorn
 
-    from wikicheck._api_engine import load_services
-    from wikicheck.api import Limits, create_app
+    from wikicheck.api.app import Limits, create_app
+    from wikicheck.api.engine import load_services
 
     loader = functools.partial(
         load_services,
