@@ -22,5 +22,6 @@ quickstart: setup
 test: setup
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider
 
+# lint-imports: the layers contract in .importlinter (DESIGN.md §2); tests/test_layers.py runs it too.
 lint: setup
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-cache

@@ -18,6 +18,7 @@ from wikicheck.cli.common import (
     wants_json,
     write_json,
 )
+from wikicheck.cli.interactive import interactive_search
 
 
 @click.command()
@@ -174,8 +175,6 @@ def search(
     """
     store = open_store_from_options(index_dir, es_url)
     if query is None and sys.stdin.isatty() and not as_json:
-        from wikicheck.cli.interactive import interactive_search
-
         interactive_search(store, types=types, page=page, k=k)  # history, rich tables
         store.close()
         return

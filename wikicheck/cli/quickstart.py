@@ -12,6 +12,10 @@ from pathlib import Path
 import click
 
 from wikicheck.cli.common import handle_errors
+from wikicheck.cli.index import index
+from wikicheck.cli.score import score
+from wikicheck.cli.verifier import predict, verify
+from wikicheck.errors import StoreError
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 DEMO_CLAIM = "The Aare is a river in Switzerland."
@@ -24,7 +28,6 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     from indexer.pipeline import source_fingerprint
     from indexer.readers import open_reader
     from indexer.stores import open_store
-    from wikicheck.errors import StoreError
 
     try:
         store = open_store(index_dir=str(index_dir))
@@ -69,9 +72,6 @@ def quickstart(ctx: click.Context, index_dir: str, out_dir: str, samples: str) -
       wikicheck quickstart
       wikicheck quickstart --index-dir /tmp/wc-index --out /tmp/wc-out
     """
-    from wikicheck.cli.index import index
-    from wikicheck.cli.score import score
-    from wikicheck.cli.verifier import predict, verify
 
     pages, claims = Path(samples) / "pages.jsonl", Path(samples) / "claims.jsonl"
     pred = Path(out_dir) / "predictions.jsonl"

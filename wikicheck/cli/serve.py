@@ -6,6 +6,8 @@ import functools
 
 import click
 
+from wikicheck.api.app import Limits, create_app
+from wikicheck.api.engine import load_services
 from wikicheck.cli.common import handle_errors, store_options
 
 
@@ -86,9 +88,6 @@ def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coales
            -d '{"claim": "Aarhus is the second-largest city in Denmark."}'
     """
     import uvicorn
-
-    from wikicheck.api.app import Limits, create_app
-    from wikicheck.api.engine import load_services
 
     loader = functools.partial(
         load_services,

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import click
 
+from wikicheck.annotations import Claim
 from wikicheck.cli.common import (
     claims_progress,
+    console,
     handle_errors,
     json_option,
     open_store_from_options,
@@ -20,6 +22,7 @@ from wikicheck.cli.common import (
     write_json,
 )
 from wikicheck.cli.retrieve import pop_config, retriever_options
+from wikicheck.scoring.semtab import write_xml_files
 
 DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
 
@@ -217,7 +220,6 @@ def verify(
     from retriever.pipeline import Retriever
     from verifier.model import Verifier
     from verifier.predict import verify_claims
-    from wikicheck.annotations import Claim
 
     retriever = Retriever(open_store_from_options(index_dir, es_url), pop_config(kwargs))
     v = Verifier.load(
@@ -242,8 +244,6 @@ def verify(
 def _panel(row) -> None:
     from rich.panel import Panel
     from rich.table import Table
-
-    from wikicheck.cli.common import console
 
     colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(row["predicted_label"], "yellow")
     probs = "  ".join(f"{k} {v:.2f}" for k, v in row["probabilities"].items())
@@ -369,8 +369,6 @@ def predict(
     render_batch_summary(summary.to_dict(), "predicted", output, as_json)
     if semtab_xml:
         from pathlib import Path
-
-        from wikicheck.scoring.semtab import write_xml_files
 
         written = write_xml_files(
             output,

@@ -22,7 +22,7 @@ from wikicheck.annotations import Claim, Prediction
 from wikicheck.evaluation import plots
 
 __all__ = ["HEADLINE", "latency_summary", "worst_errors", "write_report", "render_markdown",
-           "render_html", "fmt"]  # fmt: skip
+           "render_html", "fmt", "metric_rows"]  # fmt: skip
 
 #: Headline metrics, in table order (``score --json`` keys, then SEM-TAB-FACTS ones).
 HEADLINE = (
@@ -139,7 +139,8 @@ def worst_errors(pairs: Sequence[tuple[Claim, Prediction]], n: int = 10) -> list
 # -- markdown --------------------------------------------------------------------------------
 
 
-def _metric_rows(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
+def metric_rows(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name, value) of the headline figures present, in table order; the terminal shares it."""
     scores = metrics.get("scores", {})
     rows = [(k, scores.get(k)) for k in HEADLINE if k in scores]
     for k in SEMTAB_KEYS:
@@ -163,7 +164,7 @@ def render_markdown(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> st
         lines += [metrics["description"], ""]
     lines += [f"- {k}: `{v}`" for k, v in _about(metrics)] + [""]
     lines += ["## Metrics", "", "| metric | value |", "|---|---|"]
-    lines += [f"| {k} | {fmt(v)} |" for k, v in _metric_rows(metrics)]
+    lines += [f"| {k} | {fmt(v)} |" for k, v in metric_rows(metrics)]
     lines.append("")
     for note in scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []):
         lines.append(f"> note: {note}")
@@ -273,7 +274,7 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
     if metrics.get("description"):
         parts.append(f"<p>{_h(metrics['description'])}</p>")
     parts.append(_table(("run", ""), [(k, str(v)) for k, v in _about(metrics)]))
-    parts.append("<h2>Metrics</h2>" + _table(("metric", "value"), _metric_rows(metrics)))
+    parts.append("<h2>Metrics</h2>" + _table(("metric", "value"), metric_rows(metrics)))
     for note in scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []):
         parts.append(f'<p class="note">note: {_h(note)}</p>')
     if scores.get("per_label"):

@@ -23,6 +23,8 @@ from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
 from wikicheck.evaluation.recipe import Recipe
 from wikicheck.evaluation.report import latency_summary, write_report
+from wikicheck.scoring import semtab
+from wikicheck.scoring.feverous import score_pairs
 from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
 
 __all__ = [
@@ -275,7 +277,6 @@ def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
 
 
 def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, Any]:
-    from wikicheck.scoring.feverous import score_pairs
 
     gold = [c for c, _ in pairs]
     if needs_label_only(gold):
@@ -295,7 +296,6 @@ def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, A
 
 
 def _semtab(recipe: Recipe, claims: list[Claim], preds: list[Prediction], out: Path) -> dict:
-    from wikicheck.scoring import semtab
 
     st = recipe.semtab or {}
     if recipe.convert is None:
