@@ -56,8 +56,9 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     "--samples",
     type=click.Path(file_okay=False, exists=True),
     default=str(SAMPLES),
+    envvar="WIKICHECK_SAMPLES",
     show_default=True,
-    help="Folder holding pages.jsonl and claims.jsonl.",
+    help="Folder holding pages.jsonl and claims.jsonl (env WIKICHECK_SAMPLES).",
 )
 @click.pass_context
 @handle_errors
