@@ -31,8 +31,8 @@ def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
     ("text", "message"),
     [
         ('claims = "c.jsonl"\nfoo = 1\n', "foo: unknown key (expected one of: claims, corpus, "
-         "description, holdout, limit, metrics, name, predict, retriever, semtab, split, store, "
-         "verifier)"),
+         "description, expected, holdout, limit, metrics, name, predict, retriever, semtab, split, "
+         "store, verifier)"),
         ('claims = "c.jsonl"\n[corpus]\npages = ["p.jsonl"]\n[verifier]\nlabels = 4\n',
          "verifier.labels: must be 2 or 3, got 4"),
         ('claims = "c.jsonl"\n[corpus]\npages = ["p.jsonl"]\n[verifier]\nmodel = "m"\n'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import click
@@ -221,20 +222,20 @@ def verify(
     from verifier.model import Verifier
     from verifier.predict import verify_claims
 
-    retriever = Retriever(open_store_from_options(index_dir, es_url), pop_config(kwargs))
-    v = Verifier.load(
-        model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
-    )
-    (row,) = verify_claims(
-        v,
-        [Claim(id=None, claim=claim)],
-        store=retriever.store,
-        retriever=retriever,
-        labels=int(labels),
-        batch_size=batch_size,
-        details=True,
-    )
-    retriever.store.close()
+    with closing(open_store_from_options(index_dir, es_url)) as store:
+        retriever = Retriever(store, pop_config(kwargs))
+        v = Verifier.load(
+            model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
+        )
+        (row,) = verify_claims(
+            v,
+            [Claim(id=None, claim=claim)],
+            store=store,
+            retriever=retriever,
+            labels=int(labels),
+            batch_size=batch_size,
+            details=True,
+        )
     if wants_json(as_json):
         write_json(row)
     else:
@@ -348,24 +349,24 @@ def predict(
     from verifier.predict import predict_file
 
     store = open_store_from_options(index_dir, es_url)
-    retriever = None if gold_evidence else Retriever(store, pop_config(kwargs))
-    v = Verifier.load(
-        model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
-    )
-    with claims_progress("predicting", count_rows(claims)) as update:
-        summary = predict_file(
-            v,
-            claims,
-            output,
-            store=store,
-            retriever=retriever,
-            labels=int(labels),
-            batch_size=batch_size,
-            resume=not overwrite,
-            table_rules=table_rules,
-            progress=update,
+    with closing(store):
+        retriever = None if gold_evidence else Retriever(store, pop_config(kwargs))
+        v = Verifier.load(
+            model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
         )
-    store.close()
+        with claims_progress("predicting", count_rows(claims)) as update:
+            summary = predict_file(
+                v,
+                claims,
+                output,
+                store=store,
+                retriever=retriever,
+                labels=int(labels),
+                batch_size=batch_size,
+                resume=not overwrite,
+                table_rules=table_rules,
+                progress=update,
+            )
     render_batch_summary(summary.to_dict(), "predicted", output, as_json)
     if semtab_xml:
         from pathlib import Path

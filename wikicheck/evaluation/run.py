@@ -68,8 +68,6 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
     one built from other sources is an error unless ``store.rebuild`` is set, so a stale index
     never scores a run silently.
     """
-    from indexer.pipeline import index_sources, source_fingerprint
-    from indexer.readers import open_reader
     from indexer.stores import open_store
 
     for s in sources:
@@ -77,6 +75,19 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
             raise InputError("corpus file does not exist", path=s)
     options = {"overwrite": True} if recipe.rebuild and not recipe.es else {}
     store = open_store(index_dir=recipe.index_dir, es=recipe.es, create=True, **options)
+    try:
+        info = _build_or_reuse(recipe, sources, store, progress)
+    except BaseException:  # a half-opened store is closed before the error goes up
+        store.close()
+        raise
+    return store, info
+
+
+def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Progress) -> dict:
+    """The body of :func:`ensure_index` once the store is open: reuse, finish or build it."""
+    from indexer.pipeline import index_sources, source_fingerprint
+    from indexer.readers import open_reader
+
     fingerprint = source_fingerprint(sources)
     cp = store.checkpoint()
     where = recipe.es or recipe.index_dir
@@ -99,7 +110,7 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
         if hasattr(store, "reload"):
             store.reload()
     info["stats"] = store.stats().to_dict()
-    return store, info
+    return info
 
 
 # -- prediction ------------------------------------------------------------------------------
@@ -347,7 +358,11 @@ def run_recipe(
     store, index_info = None, None
     if recipe.needs_store:
         store, index_info = ensure_index(recipe, sources, progress)
-    rows = predict_claims(recipe, claims, store, progress, verifier)
+    try:
+        rows = predict_claims(recipe, claims, store, progress, verifier)
+    finally:
+        if store is not None:
+            store.close()
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / "predictions.jsonl", rows)
     preds = [Prediction.from_dict(r) for r in rows]
