@@ -3,9 +3,9 @@
 Holds :mod:`~wikicheck.api.app` (the app factory, routes, limits), :mod:`~wikicheck.api.models`
 (request/response schemas with their limits), :mod:`~wikicheck.api.engine` (the loaded services,
 batching and evidence shaping) and :mod:`~wikicheck.api.middleware` (body-size limit, busy guard,
-error handlers).
+error handlers). The page for people at ``/`` is :mod:`wikicheck.web`, mounted by the app.
 
-May import the foundation, ``indexer``, ``retriever`` and ``verifier``; nothing but
+May import the foundation, ``indexer``, ``retriever``, ``verifier`` and :mod:`wikicheck.web`; nothing but
 :mod:`wikicheck.cli` imports it (checked by the layers contract in ``.importlinter``).
 """
 
