@@ -270,7 +270,7 @@ def test_retrieve_command_rejects_a_bad_flag_value(store, tmp_path) -> None:
 
 
 def test_interactive_session_commands(store) -> None:
-    from wikicheck._cli.interactive import SearchSession
+    from wikicheck.cli.interactive import SearchSession
 
     s = SearchSession(store)
     assert s.handle(":type cell") == ("info", "types: cell")

@@ -25,7 +25,7 @@ from pathlib import Path
 import wikicheck
 from indexer.stores._es_settings import load_mapping
 from wikicheck.kibana import load_saved_objects
-from wikicheck._cli.quickstart import SAMPLES
+from wikicheck.cli.quickstart import SAMPLES
 from indexer.readers import open_reader
 assert Path(wikicheck.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()), wikicheck.__file__
 pages = [p.title for p in open_reader(str(SAMPLES / "pages.jsonl")).pages()]

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from wikicheck._cli.common import handle_errors, write_jsonl_line
+from wikicheck.cli.common import handle_errors, write_jsonl_line
 
 
 @click.command()

@@ -1,4 +1,4 @@
-"""Writing SEM-TAB-FACTS task XML from our predictions (re-exported by :mod:`wikicheck.semtab`).
+"""Writing SEM-TAB-FACTS task XML from our predictions (re-exported by :mod:`wikicheck.scoring.semtab`).
 
 :func:`write_xml` fills a template document (the task's input or gold XML) with our statement
 types and version-0 cell evidence; :func:`load_mapping` reads the converter's id mapping;
@@ -17,21 +17,11 @@ from typing import Any
 
 import orjson
 
+from wikicheck.annotations import read_claims, read_predictions
 from wikicheck.errors import InputError
-
-#: (row-start, col-start) as the XML spells them: how the organisers' scorer keys cells.
-Coord = tuple[str, str]
-#: Our labels -> the task's statement types.
-LABEL_TO_TYPE = {"SUPPORTS": "entailed", "REFUTES": "refuted", "NOT ENOUGH INFO": "unknown"}
+from wikicheck.scoring.semtab_xml import LABEL_TO_TYPE, Coord, read_raw_docs, xml_root
 
 __all__ = ["WriteSummary", "fill_document", "write_xml", "load_mapping", "write_xml_files"]
-
-
-def _root(text: str | bytes, source: str) -> ET.Element:
-    try:
-        return ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise InputError(f"not well-formed SEM-TAB-FACTS XML ({exc})", path=source) from None
 
 
 @dataclass
@@ -66,7 +56,7 @@ def fill_document(
     (the scorer compares the submission's version 0 against every gold version).
     Returns the filled tree, the statements labelled and the relevant cells written.
     """
-    root = copy.deepcopy(_root(text, source))
+    root = copy.deepcopy(xml_root(text, source))
     n_labelled = n_relevant = 0
     for table in root.iter("table"):
         tid = table.get("id", "")
@@ -193,9 +183,6 @@ def write_xml_files(
     ``template`` the task's input XML (folder, file, or bundle with ``template_prefix``). Only the
     documents the predictions touch are written.
     """
-    from wikicheck.annotations import read_claims, read_predictions
-    from wikicheck.semtab import read_raw_docs as _read_raw_docs
-
     conv = Path(converted_dir)
     claims = []
     for name in ("claims.jsonl", "claims_unlabeled.jsonl"):
@@ -204,5 +191,5 @@ def write_xml_files(
     statement_of, cell_of = load_mapping(conv / "semtab_ids.json", claims)
     predictions, _ = read_predictions(predictions_path)
     docs = {statement_of[str(p.id)][0] for p in predictions if str(p.id) in statement_of}
-    templates = {d: v for d, v in _read_raw_docs(template, template_prefix).items() if d in docs}
+    templates = {d: v for d, v in read_raw_docs(template, template_prefix).items() if d in docs}
     return write_xml(predictions, statement_of, cell_of, templates, out_dir)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from contextlib import closing
 from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     console,
     exit_if_interrupted,
     handle_errors,
@@ -18,6 +19,7 @@ from wikicheck._cli.common import (
     wants_json,
     write_json,
 )
+from wikicheck.cli.interactive import interactive_search
 
 
 @click.command()
@@ -57,7 +59,7 @@ def index(
         raise click.UsageError("--resume and --overwrite conflict: choose one")
     options = {"overwrite": True} if overwrite else {}
     store = open_store_from_options(index_dir, es_url, create=True, **options)
-    with records_progress("indexing") as update:
+    with closing(store), records_progress("indexing") as update:
 
         def show(p: Any) -> None:
             secs = max(p.seconds, 1e-9)
@@ -67,7 +69,6 @@ def index(
         summary = index_sources(
             sources, store, workers=workers, resume=resume, batch_pages=batch_size, progress=show
         )
-    store.close()
     _render_summary(summary.to_dict(), as_json)
     exit_if_interrupted(summary.interrupted)
 
@@ -111,11 +112,10 @@ def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
     Example:
       wikicheck stats --index-dir wikicheck-index --json
     """
-    store = open_store_from_options(index_dir, es_url)
-    d = store.stats().to_dict()
-    d["checkpoint"] = store.checkpoint()
+    with closing(open_store_from_options(index_dir, es_url)) as store:
+        d = store.stats().to_dict()
+        d["checkpoint"] = store.checkpoint()
     d["vectors"] = _vectors_info(None if es_url else index_dir)
-    store.close()
     if wants_json(as_json):
         write_json(d)
         return
@@ -172,20 +172,16 @@ def search(
     Example:
       wikicheck search "Aare river Switzerland" --type sentence -k 5
     """
-    store = open_store_from_options(index_dir, es_url)
-    if query is None and sys.stdin.isatty() and not as_json:
-        from wikicheck._cli.interactive import interactive_search
-
-        interactive_search(store, types=types, page=page, k=k)  # history, rich tables
-        store.close()
-        return
     from indexer.stores.base import free_text_query
 
-    settings: dict[str, Any] = {"types": types, "page": page, "k": k}
-    for q in [query] if query is not None else _stdin_queries(settings):
-        hits = store.search(free_text_query(q), settings["k"], filters=_filters(settings))
-        _render_hits(q, hits, as_json)
-    store.close()
+    with closing(open_store_from_options(index_dir, es_url)) as store:
+        if query is None and sys.stdin.isatty() and not as_json:
+            interactive_search(store, types=types, page=page, k=k)  # history, rich tables
+            return
+        settings: dict[str, Any] = {"types": types, "page": page, "k": k}
+        for q in [query] if query is not None else _stdin_queries(settings):
+            hits = store.search(free_text_query(q), settings["k"], filters=_filters(settings))
+            _render_hits(q, hits, as_json)
 
 
 def _filters(settings: dict[str, Any]) -> list:

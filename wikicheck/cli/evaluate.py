@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     console,
     handle_errors,
     json_option,
@@ -19,7 +19,10 @@ from wikicheck._cli.common import (
     wants_json,
     write_json,
 )  # noqa: E501
-from wikicheck.report import fmt
+from wikicheck.evaluation.recipe import load_recipe
+from wikicheck.evaluation.report import fmt, metric_rows
+from wikicheck.evaluation.run import compare_reports, run_recipe, write_comparison
+from wikicheck.scoring.semtab import score_semtab_paths
 
 
 @click.command()
@@ -62,9 +65,6 @@ def evaluate(recipe: str | None, compare: tuple[str, str] | None, out_dir: str,
       wikicheck evaluate --compare report/sample report/tabfact-val-oracle
     """
     from pathlib import Path
-
-    from wikicheck.evaluate import compare_reports, run_recipe, write_comparison
-    from wikicheck.recipe import load_recipe
 
     if compare:
         result = compare_reports(*compare)
@@ -112,10 +112,8 @@ def render_metrics(metrics: dict[str, Any]) -> None:
     """Headline figures as a rich table, then the notes."""
     from rich.table import Table
 
-    from wikicheck.report import _metric_rows
-
     table = Table(title=f"evaluate {metrics['name']}", show_header=False)
-    for key, value in _metric_rows(metrics):
+    for key, value in metric_rows(metrics):
         table.add_row(key, fmt(value))
     lat = metrics.get("latency_ms") or {}
     if lat.get("n"):
@@ -158,7 +156,6 @@ def score_semtab_output(
     predictions: str, gold: str, gold_prefix: str | None, as_json: bool
 ) -> None:  # noqa: E501
     """Score a folder of task XML against the gold (folder, file or bundle + prefix)."""
-    from wikicheck.semtab import score_semtab_paths
 
     if gold is None:
         raise click.UsageError(

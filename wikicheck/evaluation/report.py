@@ -3,7 +3,7 @@
 Entry point: :func:`write_report` (a run's metrics and its (gold, prediction) pairs -> files).
 The HTML embeds its plots as PNG data URIs and has no script or external link, so it can be
 mailed or attached to a paper review as one file. :func:`latency_summary` and
-:func:`worst_errors` are the pieces :mod:`wikicheck.evaluate` fills ``metrics.json`` with.
+:func:`worst_errors` are the pieces :mod:`wikicheck.evaluation.run` fills ``metrics.json`` with.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import Any
 
 import orjson
 
-from wikicheck import _plots
 from wikicheck.annotations import Claim, Prediction
+from wikicheck.evaluation import plots
 
 __all__ = ["HEADLINE", "latency_summary", "worst_errors", "write_report", "render_markdown",
-           "render_html", "fmt"]  # fmt: skip
+           "render_html", "fmt", "metric_rows"]  # fmt: skip
 
 #: Headline metrics, in table order (``score --json`` keys, then SEM-TAB-FACTS ones).
 HEADLINE = (
@@ -139,7 +139,8 @@ def worst_errors(pairs: Sequence[tuple[Claim, Prediction]], n: int = 10) -> list
 # -- markdown --------------------------------------------------------------------------------
 
 
-def _metric_rows(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
+def metric_rows(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name, value) of the headline figures present, in table order; the terminal shares it."""
     scores = metrics.get("scores", {})
     rows = [(k, scores.get(k)) for k in HEADLINE if k in scores]
     for k in SEMTAB_KEYS:
@@ -163,7 +164,7 @@ def render_markdown(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> st
         lines += [metrics["description"], ""]
     lines += [f"- {k}: `{v}`" for k, v in _about(metrics)] + [""]
     lines += ["## Metrics", "", "| metric | value |", "|---|---|"]
-    lines += [f"| {k} | {fmt(v)} |" for k, v in _metric_rows(metrics)]
+    lines += [f"| {k} | {fmt(v)} |" for k, v in metric_rows(metrics)]
     lines.append("")
     for note in scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []):
         lines.append(f"> note: {note}")
@@ -273,7 +274,7 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
     if metrics.get("description"):
         parts.append(f"<p>{_h(metrics['description'])}</p>")
     parts.append(_table(("run", ""), [(k, str(v)) for k, v in _about(metrics)]))
-    parts.append("<h2>Metrics</h2>" + _table(("metric", "value"), _metric_rows(metrics)))
+    parts.append("<h2>Metrics</h2>" + _table(("metric", "value"), metric_rows(metrics)))
     for note in scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []):
         parts.append(f'<p class="note">note: {_h(note)}</p>')
     if scores.get("per_label"):
@@ -286,10 +287,10 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
         rows = [(name, *(v.get(k) for k in keys), v.get("n")) for name, v in groups.items()]
         parts.append(f"<h2>{_h(title)}</h2>" + _table(("name", *keys, "n"), rows))
     parts.append('<h2>Plots</h2><div class="plots">')
-    parts.append(_img(_plots.confusion_png(metrics.get("confusion")), "Confusion matrix"))
-    parts.append(_img(_plots.recall_png(scores.get("recall_at_k")), "Recall@k curves"))
-    parts.append(_img(_plots.groups_png(groups, keys, title), f"{title} bars"))
-    parts.append(_img(_plots.latency_png(metrics.get("latency_ms")), "Latency percentiles"))
+    parts.append(_img(plots.confusion_png(metrics.get("confusion")), "Confusion matrix"))
+    parts.append(_img(plots.recall_png(scores.get("recall_at_k")), "Recall@k curves"))
+    parts.append(_img(plots.groups_png(groups, keys, title), f"{title} bars"))
+    parts.append(_img(plots.latency_png(metrics.get("latency_ms")), "Latency percentiles"))
     parts.append("</div>")
     parts.append(f"<h2>{len(errors)} worst errors</h2>")
     for i, e in enumerate(errors, 1):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from wikicheck._cli.common import console, handle_errors, json_option, wants_json, write_json
+from wikicheck import kibana as kibana_api
+from wikicheck.cli.common import console, handle_errors, json_option, wants_json, write_json
 
 
 @click.command("kibana-setup")
@@ -50,12 +51,11 @@ def kibana_setup(url, index_prefix, space, objects, wait_s, as_json) -> None:  #
       docker compose up -d
       wikicheck kibana-setup --kibana http://localhost:5601 --wait 120
     """
-    from wikicheck.kibana import load_saved_objects, setup_kibana, wait_for_kibana
 
-    loaded = load_saved_objects(objects, index_prefix=index_prefix)
+    loaded = kibana_api.load_saved_objects(objects, index_prefix=index_prefix)
     if wait_s:
-        wait_for_kibana(url, timeout=wait_s)
-    result = setup_kibana(url, objects=loaded, space=space)
+        kibana_api.wait_for_kibana(url, timeout=wait_s)
+    result = kibana_api.setup_kibana(url, objects=loaded, space=space)
     if wants_json(as_json):
         write_json(result.to_dict())
     else:

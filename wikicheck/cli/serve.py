@@ -6,7 +6,9 @@ import functools
 
 import click
 
-from wikicheck._cli.common import es_index_prefix, handle_errors, store_options
+from wikicheck.api.app import Limits, create_app
+from wikicheck.api.engine import load_services
+from wikicheck.cli.common import es_index_prefix, handle_errors, store_options
 
 
 @click.command()
@@ -89,9 +91,6 @@ def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coales
            -d '{"claim": "Aarhus is the second-largest city in Denmark."}'
     """
     import uvicorn
-
-    from wikicheck._api_engine import load_services
-    from wikicheck.api import Limits, create_app
 
     loader = functools.partial(
         load_services,

@@ -4,7 +4,7 @@ FAVIQ's claims carry SUPPORTS/REFUTES and silver passages but no gold evidence i
 precision/recall and the FEVEROUS score are undefined there; the FAVIQ paper reports label
 accuracy. :func:`score_labels_only` gives accuracy, macro-F1 and per-label figures, overall and
 per set (A/R, from the claim's ``set`` field), and says why the rest is missing.
-:func:`needs_label_only` tells :func:`wikicheck.scoring.score` callers when to use it.
+:func:`needs_label_only` tells :func:`wikicheck.scoring.feverous.score` callers when to use it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from wikicheck.annotations import Claim, Prediction
+from wikicheck.errors import IdError
+from wikicheck.ids import parse_id
 from wikicheck.model import LABELS
+from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS
 
 __all__ = [
     "NO_EVIDENCE_NOTE",
@@ -44,7 +47,7 @@ def _f1(p: float, r: float) -> float:
 def label_metrics(pairs: Sequence[tuple[Claim, Prediction]]) -> dict[str, Any]:
     """Accuracy, macro-F1 and per-label P/R/F1 (n = gold count) over (gold, prediction) pairs.
 
-    As in :mod:`wikicheck.scoring`, macro-F1 averages over the labels seen in gold or in the
+    As in :mod:`wikicheck.scoring.feverous`, macro-F1 averages over the labels seen in gold or in the
     predictions, so a two-way run that still answers NOT ENOUGH INFO is penalised for it
     (a NOT ENOUGH INFO answer to a SUPPORTS/REFUTES claim is simply wrong).
     """
@@ -78,8 +81,6 @@ def score_labels_only(
     The keys follow ``score --json`` where they apply; evidence keys are present and None so
     a reader sees they were not computed, and ``notes`` says why.
     """
-    from wikicheck.scoring import K_VALUES, RECALL_KINDS  # lazy: scoring may import this module
-
     result: dict[str, Any] = {
         "feverous_score": None,
         "evidence_precision": None,
@@ -129,9 +130,6 @@ def _silver_page_recall(
     makes each title a page, so this measures page retrieval the way the FAVIQ paper's retrieval
     recall does, on titles. None when no claim names one or no prediction has evidence.
     """
-    from wikicheck.errors import IdError
-    from wikicheck.ids import parse_id
-
     hits: list[list[float]] = []
     for claim, pred in pairs:
         silver = claim.extra.get("positive_evidence")

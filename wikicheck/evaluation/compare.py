@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from wikicheck.errors import InputError
+from wikicheck.evaluation.report import fmt
 
 __all__ = ["compare_reports", "write_comparison"]
 
@@ -73,8 +74,6 @@ def compare_reports(a: str | os.PathLike, b: str | os.PathLike) -> dict[str, Any
 def write_comparison(comparison: dict[str, Any], out_dir: str | os.PathLike) -> list[str]:
     """``compare.json`` and ``compare.md`` (a Markdown table) in ``out_dir``."""
     import orjson
-
-    from wikicheck.report import fmt
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

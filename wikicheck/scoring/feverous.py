@@ -20,7 +20,7 @@ The headline numbers reproduce ``feverous_scorer.py`` of ``Raldir/FEVEROUS`` (se
 Diagnostics beside them: ``macro_f1`` and ``per_label`` (precision/recall/F1, n = gold count,
 over the labels seen in gold or predictions), ``per_challenge`` (feverous_score, label_accuracy,
 n, plus evidence_recall; rows without a challenge are left out), ``recall_at_k`` (see
-:func:`wikicheck.retrieval_metrics.recall_at_k`) and ``full_evidence_coverage`` (share of the
+:func:`wikicheck.scoring.retrieval.recall_at_k`) and ``full_evidence_coverage`` (share of the
 claims that have gold sets with one whole set inside the truncated prediction). Added keys:
 ``recall_at_k_n`` (claims behind each kind), ``has_labels``, ``notes``, ``matching`` and, from
 :func:`score_files`, ``inputs`` (rows read and skipped, with file:line examples).
@@ -49,7 +49,8 @@ from wikicheck.annotations import (
 from wikicheck.errors import IdError, InputError
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import LABELS
-from wikicheck.retrieval_metrics import RECALL_KINDS, recall_at_k
+from wikicheck.scoring.labels import needs_label_only, score_labels_only
+from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS, recall_at_k
 
 __all__ = [
     "K_VALUES",
@@ -67,8 +68,6 @@ __all__ = [
 #: Official budgets: sentences (and any other non-cell-like type) / cells, captions, items.
 MAX_EVIDENCE = 5
 MAX_EVIDENCE_CELL = 25
-#: Cut-offs for ``recall_at_k``.
-K_VALUES = (1, 3, 5, 10, 25)
 
 
 def evidence_type(element_id: str) -> str:
@@ -332,8 +331,6 @@ def score(
     pairs = list(m.pairs)
     if count_missing:
         pairs += [(c, Prediction(id=c.id, claim=c.claim)) for c in m.missing]
-    from wikicheck.scoring_labels import needs_label_only, score_labels_only
-
     if needs_label_only([c for c, _ in pairs]):
         # No gold evidence at all (FAVIQ): evidence metrics are undefined, labels only.
         result = score_labels_only(pairs)

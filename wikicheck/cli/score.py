@@ -6,7 +6,9 @@ from typing import Any
 
 import click
 
-from wikicheck._cli.common import console, handle_errors, json_option, wants_json, write_json
+from wikicheck.cli.common import console, handle_errors, json_option, wants_json, write_json
+from wikicheck.cli.evaluate import render_per_set, score_semtab_output
+from wikicheck.scoring.feverous import score_files
 
 
 @click.command()
@@ -58,10 +60,7 @@ def score(
         --gold ../shared/data/semtab/xml.jsonl.gz --gold-prefix dev_v1.1/v1.1/output/
     """
     if semtab:
-        from wikicheck._cli.evaluate import score_semtab_output
-
         return score_semtab_output(predictions, gold, gold_prefix, as_json)
-    from wikicheck.scoring import score_files
 
     result = score_files(predictions, gold, count_missing=count_missing)
     _report_skipped(result["inputs"]["predictions"])
@@ -122,6 +121,5 @@ def render(result: dict[str, Any]) -> None:
     )
     for note in result["notes"]:
         out.print(f"note: {note}", highlight=False)
-    from wikicheck._cli.evaluate import render_per_set
 
     render_per_set(result)

@@ -8,11 +8,12 @@ cannot drift; ``--config FILE`` (TOML/YAML) sets many at once and flags override
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import closing
 from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     claims_progress,
     handle_errors,
     json_option,
@@ -112,12 +113,11 @@ def retrieve(claims: str, output: str, overwrite: bool, batch_size: int, index_d
 
     config = pop_config(kwargs)
     store = open_store_from_options(index_dir, es_url)
-    with claims_progress("retrieving", count_rows(claims)) as update:
+    with closing(store), claims_progress("retrieving", count_rows(claims)) as update:
         summary = retrieve_file(
             store, claims, output, config=config, resume=not overwrite, batch_size=batch_size,
             progress=update,
         )  # fmt: skip
-    store.close()
     render_batch_summary(summary.to_dict(), "retrieved", output, as_json)
 
 

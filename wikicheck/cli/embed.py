@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.cli.common import (
     console,
     exit_if_interrupted,
     handle_errors,

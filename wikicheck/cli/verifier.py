@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import click
 
-from wikicheck._cli.common import (
+from wikicheck.annotations import Claim
+from wikicheck.cli.common import (
     claims_progress,
+    console,
     handle_errors,
     json_option,
     open_store_from_options,
@@ -19,7 +22,8 @@ from wikicheck._cli.common import (
     wants_json,
     write_json,
 )
-from wikicheck._cli.retrieve import pop_config, retriever_options
+from wikicheck.cli.retrieve import pop_config, retriever_options
+from wikicheck.scoring.semtab import write_xml_files
 
 DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
 
@@ -249,23 +253,22 @@ def verify(
     from retriever.pipeline import Retriever
     from verifier.model import Verifier
     from verifier.predict import verify_claims
-    from wikicheck.annotations import Claim
 
-    retriever = Retriever(open_store_from_options(index_dir, es_url), pop_config(kwargs))
-    v = Verifier.load(
-        model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
-    )
-    (row,) = verify_claims(
-        v,
-        [Claim(id=None, claim=claim)],
-        store=retriever.store,
-        retriever=retriever,
-        labels=int(labels),
-        batch_size=batch_size,
-        details=True,
-        **_executor_args(table_executor, table_rules),
-    )
-    retriever.store.close()
+    with closing(open_store_from_options(index_dir, es_url)) as store:
+        retriever = Retriever(store, pop_config(kwargs))
+        v = Verifier.load(
+            model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
+        )
+        (row,) = verify_claims(
+            v,
+            [Claim(id=None, claim=claim)],
+            store=store,
+            retriever=retriever,
+            labels=int(labels),
+            batch_size=batch_size,
+            details=True,
+            **_executor_args(table_executor, table_rules),
+        )
     if wants_json(as_json):
         write_json(row)
     else:
@@ -275,8 +278,6 @@ def verify(
 def _panel(row) -> None:
     from rich.panel import Panel
     from rich.table import Table
-
-    from wikicheck._cli.common import console
 
     colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(row["predicted_label"], "yellow")
     probs = "  ".join(f"{k} {v:.2f}" for k, v in row["probabilities"].items())
@@ -382,29 +383,27 @@ def predict(
     from verifier.predict import predict_file
 
     store = open_store_from_options(index_dir, es_url)
-    retriever = None if gold_evidence else Retriever(store, pop_config(kwargs))
-    v = Verifier.load(
-        model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
-    )
-    with claims_progress("predicting", count_rows(claims)) as update:
-        summary = predict_file(
-            v,
-            claims,
-            output,
-            store=store,
-            retriever=retriever,
-            labels=int(labels),
-            batch_size=batch_size,
-            resume=not overwrite,
-            **_executor_args(table_executor, table_rules),
-            progress=update,
+    with closing(store):
+        retriever = None if gold_evidence else Retriever(store, pop_config(kwargs))
+        v = Verifier.load(
+            model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
         )
-    store.close()
+        with claims_progress("predicting", count_rows(claims)) as update:
+            summary = predict_file(
+                v,
+                claims,
+                output,
+                store=store,
+                retriever=retriever,
+                labels=int(labels),
+                batch_size=batch_size,
+                resume=not overwrite,
+                **_executor_args(table_executor, table_rules),
+                progress=update,
+            )
     render_batch_summary(summary.to_dict(), "predicted", output, as_json)
     if semtab_xml:
         from pathlib import Path
-
-        from wikicheck.semtab import write_xml_files
 
         written = write_xml_files(
             output,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from indexer.stores.base import Store
-from wikicheck._api_models import EvidenceOut, RetrieveResponse, VerifyResponse
+from wikicheck.api.models import EvidenceOut, RetrieveResponse, VerifyResponse
 from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Evidence
 

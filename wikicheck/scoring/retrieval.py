@@ -1,6 +1,6 @@
 """Recall@k for pages, sentences, tables and cells: how well a ranking reaches the gold evidence.
 
-Used by :mod:`wikicheck.scoring` (``recall_at_k`` in ``wikicheck score --json``). The official
+Used by :mod:`wikicheck.scoring.feverous` (``recall_at_k`` in ``wikicheck score --json``). The official
 scorer only sees the truncated prediction; these figures read the whole ranked list.
 """
 
@@ -12,9 +12,11 @@ from wikicheck.annotations import Claim, Prediction
 from wikicheck.errors import IdError
 from wikicheck.ids import parse_id, table_id
 
-__all__ = ["RECALL_KINDS", "recall_at_k"]
+__all__ = ["K_VALUES", "RECALL_KINDS", "recall_at_k"]
 
 RECALL_KINDS = ("pages", "sentences", "tables", "cells")
+#: Cut-offs for ``recall_at_k``.
+K_VALUES = (1, 3, 5, 10, 25)
 
 
 def _kinds(element_id: str) -> tuple[str | None, str | None, str | None]:

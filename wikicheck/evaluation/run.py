@@ -4,7 +4,7 @@ Entry points: :func:`run_recipe` (one recipe, writes ``OUT/NAME/``: ``prediction
 ``metrics.json``, ``report.md``, ``report.html``, and ``semtab_xml/`` for SEM-TAB-FACTS) and
 :func:`compare_reports` (two report folders side by side, the ablation view). Everything goes
 through the library (:mod:`indexer.pipeline`, :mod:`retriever.pipeline`, :mod:`verifier.model`,
-:mod:`wikicheck.scoring`), never through a subprocess, so a recipe run is one process and its
+:mod:`wikicheck.scoring.feverous`), never through a subprocess, so a recipe run is one process and its
 numbers are exactly those of the matching ``index``/``predict``/``score`` commands.
 """
 
@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from wikicheck.annotations import Claim, Prediction, RowSummary, iter_claims, write_jsonl
-from wikicheck.compare import compare_reports, write_comparison
 from wikicheck.errors import ConfigError, InputError
-from wikicheck.recipe import Recipe
-from wikicheck.report import latency_summary, write_report
-from wikicheck.scoring_labels import confusion_matrix, needs_label_only, score_labels_only
+from wikicheck.evaluation.compare import compare_reports, write_comparison
+from wikicheck.evaluation.recipe import Recipe
+from wikicheck.evaluation.report import latency_summary, write_report
+from wikicheck.scoring import semtab
+from wikicheck.scoring.feverous import score_pairs
+from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
 
 __all__ = [
     "run_recipe",
@@ -66,8 +68,6 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
     one built from other sources is an error unless ``store.rebuild`` is set, so a stale index
     never scores a run silently.
     """
-    from indexer.pipeline import index_sources, source_fingerprint
-    from indexer.readers import open_reader
     from indexer.stores import open_store
 
     for s in sources:
@@ -75,6 +75,19 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
             raise InputError("corpus file does not exist", path=s)
     options = {"overwrite": True} if recipe.rebuild and not recipe.es else {}
     store = open_store(index_dir=recipe.index_dir, es=recipe.es, create=True, **options)
+    try:
+        info = _build_or_reuse(recipe, sources, store, progress)
+    except BaseException:  # a half-opened store is closed before the error goes up
+        store.close()
+        raise
+    return store, info
+
+
+def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Progress) -> dict:
+    """The body of :func:`ensure_index` once the store is open: reuse, finish or build it."""
+    from indexer.pipeline import index_sources, source_fingerprint
+    from indexer.readers import open_reader
+
     fingerprint = source_fingerprint(sources)
     cp = store.checkpoint()
     where = recipe.es or recipe.index_dir
@@ -96,7 +109,7 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
         info.update(reused=False, indexed=summary.to_dict())
         store.reload()
     info["stats"] = store.stats().to_dict()
-    return store, info
+    return info
 
 
 # -- prediction ------------------------------------------------------------------------------
@@ -285,7 +298,6 @@ def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
 
 
 def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, Any]:
-    from wikicheck.scoring import score_pairs
 
     gold = [c for c, _ in pairs]
     if needs_label_only(gold):
@@ -305,7 +317,6 @@ def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, A
 
 
 def _semtab(recipe: Recipe, claims: list[Claim], preds: list[Prediction], out: Path) -> dict:
-    from wikicheck import semtab
 
     st = recipe.semtab or {}
     if recipe.convert is None:
@@ -357,7 +368,11 @@ def run_recipe(
     store, index_info = None, None
     if recipe.needs_store:
         store, index_info = ensure_index(recipe, sources, progress)
-    rows = predict_claims(recipe, claims, store, progress, verifier)
+    try:
+        rows = predict_claims(recipe, claims, store, progress, verifier)
+    finally:
+        if store is not None:
+            store.close()
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / "predictions.jsonl", rows)
     preds = [Prediction.from_dict(r) for r in rows]

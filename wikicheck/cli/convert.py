@@ -6,7 +6,14 @@ import sys
 
 import click
 
-from wikicheck._cli.common import handle_errors, json_option, progress, wants_json, write_json
+from wikicheck.cli.common import (
+    console,
+    handle_errors,
+    json_option,
+    progress,
+    wants_json,
+    write_json,
+)
 
 _SOURCES = ("tabfact", "infotabs", "semtab", "ottqa", "faviq", "bench-corpus")
 
@@ -72,8 +79,6 @@ _NOT_SHOWN = {"source", "input", "output_dir", "examples", "files", "licences", 
 
 def _render(summary) -> None:
     from rich.table import Table
-
-    from wikicheck._cli.common import console
 
     d = summary.to_dict()
     t = Table(title=f"wikicheck convert {summary.source} ({d['seconds']} s)", show_header=False)

@@ -1,6 +1,6 @@
 """The ``wikicheck`` command line: a thin click layer over the library.
 
-Each command lives in ``wikicheck/_cli/<area>.py`` and is imported only when it runs, so
+Each command lives in ``wikicheck/cli/<area>.py`` and is imported only when it runs, so
 ``wikicheck --help`` stays fast (no torch/spaCy import) and a command whose optional extras are
 missing fails alone. Library errors (:mod:`wikicheck.errors`) become one-line click errors here.
 """
@@ -15,21 +15,21 @@ from wikicheck import __version__
 
 # name -> "module:attribute". Only commands that work are registered (`--help` lists these).
 COMMANDS: dict[str, str] = {
-    "elements": "wikicheck._cli.elements:elements",
-    "quickstart": "wikicheck._cli.quickstart:quickstart",
-    "convert": "wikicheck._cli.convert:convert",
-    "index": "wikicheck._cli.index:index",
-    "embed": "wikicheck._cli.embed:embed",
-    "stats": "wikicheck._cli.index:stats",
-    "search": "wikicheck._cli.index:search",
-    "retrieve": "wikicheck._cli.retrieve:retrieve",
-    "score": "wikicheck._cli.score:score",
-    "evaluate": "wikicheck._cli.evaluate:evaluate",
-    "train-verifier": "wikicheck._cli.verifier:train_verifier",
-    "verify": "wikicheck._cli.verifier:verify",
-    "predict": "wikicheck._cli.verifier:predict",
-    "serve": "wikicheck._cli.serve:serve",
-    "kibana-setup": "wikicheck._cli.kibana:kibana_setup",
+    "elements": "wikicheck.cli.elements:elements",
+    "quickstart": "wikicheck.cli.quickstart:quickstart",
+    "convert": "wikicheck.cli.convert:convert",
+    "index": "wikicheck.cli.index:index",
+    "embed": "wikicheck.cli.embed:embed",
+    "stats": "wikicheck.cli.index:stats",
+    "search": "wikicheck.cli.index:search",
+    "retrieve": "wikicheck.cli.retrieve:retrieve",
+    "score": "wikicheck.cli.score:score",
+    "evaluate": "wikicheck.cli.evaluate:evaluate",
+    "train-verifier": "wikicheck.cli.verifier:train_verifier",
+    "verify": "wikicheck.cli.verifier:verify",
+    "predict": "wikicheck.cli.verifier:predict",
+    "serve": "wikicheck.cli.serve:serve",
+    "kibana-setup": "wikicheck.cli.kibana:kibana_setup",
 }
 
 
@@ -59,7 +59,3 @@ def main() -> None:
       wikicheck predict samples/claims.jsonl -o pred.jsonl
       wikicheck score pred.jsonl --gold samples/claims.jsonl
     """
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

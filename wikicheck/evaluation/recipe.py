@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from wikicheck.errors import ConfigError, short_repr
+from wikicheck.evaluation.report import HEADLINE, SEMTAB_KEYS
 
-__all__ = ["Recipe", "load_recipe", "parse_recipe", "METRICS", "SPECIAL_MODELS"]
+__all__ = ["Recipe", "Expected", "load_recipe", "parse_recipe", "METRICS", "SPECIAL_MODELS"]
 
 #: What a recipe may ask for under ``metrics`` (default: everything the data allows).
 METRICS = ("feverous", "labels", "retrieval", "latency", "semtab")
@@ -27,7 +28,7 @@ SPECIAL_MODELS = ("gold", "none")
 
 _KEYS = {
     "": {"name", "description", "corpus", "claims", "split", "holdout", "limit", "store", "retriever", "verifier",
-         "metrics", "semtab", "predict"},
+         "metrics", "semtab", "predict", "expected"},
     "corpus": {"pages", "convert"},
     "corpus.convert": {"source", "input", "output"},
     "store": {"index_dir", "es", "rebuild", "workers"},
@@ -36,7 +37,38 @@ _KEYS = {
     "predict": {"batch_size"},
     "holdout": {"field", "fraction", "salt"},
 }  # fmt: skip
+#: What ``[expected]`` may pin: the report's headline figures, plus how the check is run.
+EXPECTED_FIGURES = HEADLINE + SEMTAB_KEYS
+_KEYS["expected"] = {*EXPECTED_FIGURES, "tolerance", "limit"}
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+@dataclass
+class Expected:
+    """A recipe's documented headline figures (Pyserini's habit: documented numbers are re-run).
+
+    ``figures`` are ``metrics.json`` headline keys (``scores`` or ``semtab``); ``limit`` is the
+    fixed subset they were measured on (the first N claims after split and holdout, None for all);
+    a re-run matches when every figure is within ``tolerance``. ``tests/test_recipes.py`` re-runs
+    the recipes that carry one.
+    """
+
+    figures: dict[str, float]
+    tolerance: float
+    limit: int | None = None
+
+    def mismatches(self, metrics: dict[str, Any]) -> list[str]:
+        """One line per figure that a run's metrics miss or get wrong; empty when all match."""
+        out = []
+        for key, want in self.figures.items():
+            where = "semtab" if key in SEMTAB_KEYS else "scores"
+            table = metrics.get(where) or {}
+            got = table.get(key)
+            if got is None:
+                out.append(f"{key}: expected {want}, not measured")
+            elif abs(got - want) > self.tolerance:
+                out.append(f"{key}: expected {want} +- {self.tolerance}, got {got:.4f}")
+        return out
 
 
 @dataclass
@@ -64,6 +96,7 @@ class Recipe:
     metrics: tuple[str, ...] = METRICS
     semtab: dict[str, str] | None = None
     batch_size: int = 32
+    expected: Expected | None = None
 
     @property
     def needs_store(self) -> bool:
@@ -117,6 +150,24 @@ class _Checker:
         if not isinstance(value, bool):
             raise self.fail(full, f"must be true or false, got {short_repr(value)}")
         return value
+
+
+def _expected(c: _Checker, table: dict[str, Any]) -> Expected:
+    figures = {}
+    for key in EXPECTED_FIGURES:
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise c.fail(f"expected.{key}", f"must be a number, got {short_repr(value)}")
+            figures[key] = float(value)
+    if not figures:
+        raise c.fail("expected", f"names no figure (one of: {', '.join(EXPECTED_FIGURES)})")
+    tolerance = table.get("tolerance")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
+        raise c.fail("expected.tolerance", f"must be a number >= 0, got {short_repr(tolerance)}")
+    return Expected(
+        figures, float(tolerance), c.integer(table, "limit", "expected.limit", None, lo=1)
+    )
 
 
 def _expand(value: str) -> str:
@@ -258,6 +309,8 @@ def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
             raise c.fail("semtab.gold", "missing: the gold XML (folder, file or bundle)")
     pred = c.table(top.get("predict"), "predict")
     recipe.batch_size = c.integer(pred, "batch_size", "predict.batch_size", 32, lo=1)
+    if "expected" in top:
+        recipe.expected = _expected(c, c.table(top["expected"], "expected"))
     if recipe.gold_evidence and recipe.model == "none":
         raise c.fail("verifier.gold_evidence", "an oracle run needs verifier.model")
     if not recipe.needs_store and recipe.model != "gold":

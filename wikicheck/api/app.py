@@ -8,7 +8,7 @@ CPU-bound (retrieval, verification, store reads) runs in a bounded thread pool o
 when ``Limits.max_pending`` requests are already running or waiting, the next one is refused at
 once (503 + ``Retry-After``) instead of queueing without bound.
 
-Bad input is never a 500: request models carry their limits (:mod:`wikicheck._api_models`), the
+Bad input is never a 500: request models carry their limits (:mod:`wikicheck.api.models`), the
 body size is capped before parsing (413), and library errors become HTTP errors with the same
 text (``NotFoundError`` 404, ``InputError`` 422, ``ConfigError`` 400; ``StoreError`` and
 ``ModelError`` are the server's own trouble: 503).
@@ -31,9 +31,9 @@ from fastapi.responses import JSONResponse
 
 from indexer.stores.base import Exact, free_text_query, tokens
 from wikicheck import __version__
-from wikicheck._api_engine import Coalescer, Depth, Services, retrieve_many, verify_many
-from wikicheck._api_middleware import BodySizeLimit, Busy, add_error_handlers
-from wikicheck._api_models import (
+from wikicheck.api.engine import Coalescer, Depth, Services, retrieve_many, verify_many
+from wikicheck.api.middleware import BodySizeLimit, Busy, add_error_handlers
+from wikicheck.api.models import (
     MAX_QUERY_CHARS,
     MAX_SEARCH_K,
     ElementOut,

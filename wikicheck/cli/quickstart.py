@@ -11,7 +11,11 @@ from pathlib import Path
 
 import click
 
-from wikicheck._cli.common import handle_errors
+from wikicheck.cli.common import handle_errors
+from wikicheck.cli.index import index
+from wikicheck.cli.score import score
+from wikicheck.cli.verifier import predict, verify
+from wikicheck.errors import StoreError
 from wikicheck.resources import data_path
 
 # Package data; a wheel is installed unpacked, so this is a real directory the readers can open.
@@ -26,7 +30,6 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     from indexer.pipeline import source_fingerprint
     from indexer.readers import open_reader
     from indexer.stores import open_store
-    from wikicheck.errors import StoreError
 
     try:
         store = open_store(index_dir=str(index_dir))
@@ -55,8 +58,9 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     "--samples",
     type=click.Path(file_okay=False, exists=True),
     default=str(SAMPLES),
+    envvar="WIKICHECK_SAMPLES",
     show_default=True,
-    help="Folder holding pages.jsonl and claims.jsonl.",
+    help="Folder holding pages.jsonl and claims.jsonl (env WIKICHECK_SAMPLES).",
 )
 @click.pass_context
 @handle_errors
@@ -71,9 +75,6 @@ def quickstart(ctx: click.Context, index_dir: str, out_dir: str, samples: str) -
       wikicheck quickstart
       wikicheck quickstart --index-dir /tmp/wc-index --out /tmp/wc-out
     """
-    from wikicheck._cli.index import index
-    from wikicheck._cli.score import score
-    from wikicheck._cli.verifier import predict, verify
 
     pages, claims = Path(samples) / "pages.jsonl", Path(samples) / "claims.jsonl"
     pred = Path(out_dir) / "predictions.jsonl"
