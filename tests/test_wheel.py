@@ -80,7 +80,7 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path: Path) -> None
     (purelib / "zz-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
-         "--no-deps", "--no-index", "-q", str(wheel)],
+         "--no-deps", "--no-index", "--ignore-installed", "-q", str(wheel)],
         check=True, capture_output=True, timeout=300,
     )  # fmt: skip
 
