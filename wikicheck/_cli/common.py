@@ -29,6 +29,8 @@ __all__ = [
     "records_progress",
     "exit_if_interrupted",
     "render_batch_summary",
+    "plural",
+    "type_option",
 ]
 
 
@@ -39,6 +41,14 @@ def json_option(f: Callable) -> Callable:
         is_flag=True,
         help="Print JSON instead of a table (default when piped).",
     )(f)
+
+
+def type_option(help_: str) -> Callable[[Callable], Callable]:
+    """``--type`` (repeatable), checked by click against the element types the index holds."""
+    from wikicheck.ids import EVIDENCE_TYPES
+
+    return click.option("--type", "types", multiple=True, type=click.Choice(EVIDENCE_TYPES),
+                        help=help_)  # fmt: skip
 
 
 def store_options(f: Callable) -> Callable:
@@ -80,6 +90,11 @@ def handle_errors(f: Callable) -> Callable:
     return wrapper
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 hit``, ``2 hits``: a count with its noun in the right number."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def wants_json(as_json: bool) -> bool:
     """JSON when asked for, or when stdout is not a terminal (piped into another program)."""
     return as_json or not sys.stdout.isatty() or os.environ.get("WIKICHECK_JSON") == "1"
@@ -94,16 +109,22 @@ def write_jsonl_line(stream, data: Any) -> None:
     stream.write(orjson.dumps(data) + b"\n")
 
 
-@functools.lru_cache(maxsize=1)
-def console():
+@functools.lru_cache(maxsize=2)
+def console(*, stderr: bool = False):
+    """The rich console every command prints through: strings are printed *literally*.
+
+    Why: titles, claims and cells come from Wikipedia, which is full of brackets; with rich's
+    markup on, ``[/b] Aare`` raised MarkupError, ``[bold red]Aare`` came out styled and
+    ``[name]`` vanished. Styling is given as ``style=``/:class:`rich.text.Text`, never as markup
+    inside a string.
+    """
     from rich.console import Console
 
-    return Console(stderr=False)
+    return Console(stderr=stderr, markup=False, emoji=False)
 
 
 def progress(*, transient: bool = False):
     """A rich progress bar with rate and ETA, drawn on stderr so stdout stays clean for data."""
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -114,13 +135,13 @@ def progress(*, transient: bool = False):
     )
 
     return Progress(
-        TextColumn("[progress.description]{task.description}"),
+        TextColumn("{task.description}", style="progress.description", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
+        TextColumn("{task.fields[rate]}", markup=False),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console(stderr=True),
         transient=transient,
         disable=os.environ.get("WIKICHECK_NO_PROGRESS") == "1",
     )

@@ -242,6 +242,7 @@ def verify(
 def _panel(row) -> None:
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     from wikicheck._cli.common import console
 
@@ -256,14 +257,13 @@ def _panel(row) -> None:
         context = " > ".join([ev["page"], *ev["sections"]])
         if ev["headers"]:
             context += " | " + " ; ".join(ev["headers"])
-        table.add_row(
-            "yes" if ev["id"] in inside else "no", f"[dim]{ev['id']}[/]\n{ev['text']}", context
-        )
+        cell = Text.assemble((ev["id"], "dim"), "\n", ev["text"])
+        table.add_row("yes" if ev["id"] in inside else "no", cell, context)
     console().print(
         Panel(
             table,
-            title=f"[bold {colour}]{row['predicted_label']}[/] {probs}",
-            subtitle=row["claim"],
+            title=Text.assemble((row["predicted_label"], f"bold {colour}"), f" {probs}"),
+            subtitle=Text(row["claim"]),
         )
     )
 
