@@ -46,6 +46,12 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         return getattr(importlib.import_module(module_name), attr)
 
+    def invoke(self, ctx: click.Context):
+        from wikicheck._cli.common import interrupts_exit_130
+
+        with interrupts_exit_130():
+            return super().invoke(ctx)
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="wikicheck")

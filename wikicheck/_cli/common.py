@@ -28,6 +28,7 @@ __all__ = [
     "claims_progress",
     "records_progress",
     "exit_if_interrupted",
+    "interrupts_exit_130",
     "render_batch_summary",
     "plural",
     "type_option",
@@ -178,6 +179,40 @@ def records_progress(description: str):
             bar.update(task, completed=records, rate=rate)
 
         yield update
+
+
+@contextlib.contextmanager
+def interrupts_exit_130():
+    """One interrupt path for every command: SIGTERM is handled as Ctrl-C, and either ends
+    the command with exit 130 (the shell's code for SIGINT) and a line saying what was kept.
+
+    Jobs that commit progress (``index``, ``embed``) catch the interrupt themselves, commit
+    and say so through :func:`exit_if_interrupted`; row-appending jobs (``retrieve``,
+    ``predict``) keep every row already written and resume on the same command.
+    """
+    import signal
+
+    pid = os.getpid()
+
+    def as_interrupt(signum: int, frame: Any) -> None:
+        if os.getpid() != pid:  # a forked worker not yet past its own set-up: leave quietly
+            os._exit(128 + signum)
+        raise KeyboardInterrupt
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    try:
+        previous = {s: signal.signal(s, as_interrupt) for s in signals}
+    except ValueError:  # not the main thread (an embedding application): leave signals alone
+        previous = {}
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: output written so far is kept; run the same command again "
+                   "(with --resume where it has one) to continue", err=True)  # fmt: skip
+        raise click.exceptions.Exit(130) from None
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def exit_if_interrupted(interrupted: bool) -> None:
