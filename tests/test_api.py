@@ -159,6 +159,22 @@ def test_openapi_docs(client):
     }
 
 
+def test_docs_page_works_offline_with_local_assets(client):
+    import re
+
+    page = client.get("/docs")
+    assert page.status_code == 200
+    refs = re.findall(r"""(?:src|href|url)\s*[:=]\s*['"]([^'"]+)['"]""", page.text)
+    assert refs and not [r for r in refs if re.match(r"(https?:)?//", r)], refs
+    assert "https://" not in page.text and "cdn" not in page.text.lower()
+    for ref in refs:  # every asset the page names is served here, and is the real thing
+        r = client.get(ref)
+        assert r.status_code == 200, ref
+    js = client.get("/docs-assets/swagger-ui-bundle.js")
+    assert "SwaggerUIBundle" in js.text and len(js.content) > 500_000
+    assert client.get("/redoc").status_code == 404  # ReDoc would load from a CDN: not offered
+
+
 # -- /retrieve ---------------------------------------------------------------------------------
 
 

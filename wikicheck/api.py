@@ -31,6 +31,7 @@ from fastapi.responses import JSONResponse
 
 from indexer.stores.base import Exact, free_text_query, tokens
 from wikicheck import __version__
+from wikicheck._api_docs import add_offline_docs
 from wikicheck._api_engine import Coalescer, Depth, Services, retrieve_many, verify_many
 from wikicheck._api_middleware import BodySizeLimit, Busy, add_error_handlers
 from wikicheck._api_models import (
@@ -188,7 +189,10 @@ def create_app(
         "tables (FEVEROUS). Limits are listed on each field; bad input is a 4xx.",
         lifespan=lifespan,
         responses=_ERRORS,
+        docs_url=None,  # served with local assets by add_offline_docs: no CDN
+        redoc_url=None,
     )
+    add_offline_docs(app)
     app.state.wc = state
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes)
     add_error_handlers(app)
