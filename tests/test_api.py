@@ -235,6 +235,25 @@ def test_verify_returns_label_probabilities_and_evidence(client):
     assert body["used_evidence"] and set(body["used_evidence"]) <= set(body["predicted_evidence"])
 
 
+@pytest.mark.parametrize("path", ["/verify", "/retrieve"])
+def test_a_blank_claim_is_a_422_naming_the_field(client, path):
+    r = client.post(path, json={"claim": "  \t "})
+    assert r.status_code == 422
+    assert _detail(r) == "body.claim: Value error, the claim is blank (only whitespace): give " \
+        "the sentence to check"  # fmt: skip
+    r = client.post(f"{path}/batch", json={"claims": ["Aare", " "]})
+    assert r.status_code == 422 and _detail(r).startswith("body.claims.1: Value error, the claim")
+
+
+def test_verify_with_nothing_retrieved_is_not_enough_info(client):
+    r = client.post("/verify", json={"claim": "?!"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["predicted_evidence"] == []
+    assert body["predicted_label"] == "NOT ENOUGH INFO"
+    assert body["probabilities"]["NOT ENOUGH INFO"] == 1.0
+
+
 def test_verify_two_way_and_batch(client):
     r = client.post("/verify/batch", json={"claims": [AARE_CLAIM, "Aarhus is in Denmark."],
                                            "labels": 2})  # fmt: skip

@@ -233,3 +233,8 @@ def render_batch_summary(d: dict[str, Any], done_key: str, output: str, as_json:
         )
     for example in d["skipped_examples"][:5]:
         click.echo(f"skipped: {example}", err=True)
+    if not d[done_key] and not d["already_done"]:  # nothing done is not a success
+        skipped = d.get("skipped_rows", d.get("skipped", 0))
+        why = (f"all {plural(skipped, 'row')} of the claims file were skipped (see above)"
+               if skipped else "the claims file holds no claim row")  # fmt: skip
+        raise click.ClickException(f"no claim {done_key}: {why}")

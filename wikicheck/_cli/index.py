@@ -53,9 +53,11 @@ def index(
       wikicheck index feverous_wikiv1.db --index-dir big-index --resume
     """
     from indexer.pipeline import index_sources
+    from indexer.readers import open_reader
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite conflict: choose one")
+    open_reader(*sources)  # a missing or unreadable source fails before any index is created
     options = {"overwrite": True} if overwrite else {}
     store = open_store_from_options(index_dir, es_url, create=True, **options)
     with records_progress("indexing") as update:
@@ -117,6 +119,11 @@ def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
     d["checkpoint"] = store.checkpoint()
     d["vectors"] = _vectors_info(None if es_url else index_dir)
     store.close()
+    if not d["elements"] and not d["checkpoint"]:
+        raise click.ClickException(
+            f"the index at {d['location']} is empty: no `wikicheck index` run committed to it "
+            "(build it with `wikicheck index SOURCES`)"
+        )
     if wants_json(as_json):
         write_json(d)
         return

@@ -214,6 +214,9 @@ def verify(
       wikicheck verify "The Aare is a river in Switzerland." --index-dir wikicheck-index
       wikicheck verify "Aare is in Peru." --model MoritzLaurer/DeBERTa-v3-base-mnli --json
     """
+    if not claim.strip():
+        raise click.BadParameter("the claim is blank: give the sentence to check",
+                                 param_hint="CLAIM")  # fmt: skip
     from retriever.pipeline import Retriever
     from verifier.model import Verifier
     from verifier.predict import verify_claims
