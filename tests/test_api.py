@@ -439,8 +439,12 @@ def test_unknown_page_is_404(client):
     r = client.get("/pages/Aarhus (disambiguation)")
     assert r.status_code == 404
     assert _detail(r) == (
-        "no page 'Aarhus (disambiguation)' in the index (titles are exact, e.g. 'Aarhus')"
+        "no page 'Aarhus (disambiguation)' in the index (titles are exact; did you mean 'Aarhus'?)"
     )
+    # The hint names only pages the index holds: nothing near, no invented example.
+    r = client.get("/pages/Copenhagen")
+    assert r.status_code == 404
+    assert _detail(r) == "no page 'Copenhagen' in the index (titles are exact)"
 
 
 # -- library errors and load shedding ----------------------------------------------------------

@@ -3,6 +3,8 @@ a verdict on no evidence is NOT ENOUGH INFO and a blank claim is a usage error."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 import pytest
 from click.testing import CliRunner
@@ -11,6 +13,8 @@ from tests.api_fixtures import tiny_verifier_checkpoint
 from tests.api_pages import build_index
 from wikicheck.annotations import write_jsonl
 from wikicheck.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +86,30 @@ def test_index_of_a_missing_file_leaves_no_index_and_an_empty_one_is_reported(tm
     result = _run("stats", "--index-dir", str(index_dir))
     assert result.exit_code == 1
     assert "is empty: no `wikicheck index` run committed to it" in result.stderr
+
+
+def test_a_bare_train_verifier_never_writes_into_the_shipped_model():
+    from verifier.model import DEFAULT_MODEL
+    from wikicheck._cli.verifier import train_verifier
+
+    (out,) = [p for p in train_verifier.params if p.name == "out_dir"]
+    target = (ROOT / out.default).resolve()
+    assert DEFAULT_MODEL.resolve() not in (target, *target.parents)
+    assert not target.is_relative_to(DEFAULT_MODEL.resolve().parent)
+
+
+def test_model_loading_draws_no_tqdm_bars(setup):
+    import os
+    import subprocess
+    import sys
+
+    index_dir, model = setup
+    env = {k: v for k, v in os.environ.items() if k != "HF_HUB_DISABLE_PROGRESS_BARS"}
+    env.update(PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
+    out = subprocess.run(
+        [sys.executable, "-m", "wikicheck.cli", "verify", "The Aare is a river.", "--index-dir",
+         str(index_dir), "--model", str(model), "--no-dense", "--json"],
+        env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "Loading weights" not in out.stderr

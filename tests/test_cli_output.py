@@ -100,3 +100,23 @@ def test_search_command_table_is_literal(query, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert f"{query!r}: " in result.stdout
     assert "longest river" in result.stdout
+
+
+def test_the_rate_counts_from_the_first_report_not_from_the_start():
+    ticks = iter([100.0, 102.0, 104.0])  # first report after 100 s of model loading
+    meter = common.RateMeter("claims/s", clock=lambda: next(ticks))
+    assert meter(5_000) == ""  # 5,000 rows already done (resume): no rate from that
+    assert meter(5_064) == "32.0 claims/s"
+    assert meter(5_128) == "32.0 claims/s"
+
+
+def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
+    from wikicheck._cli.verifier import PANEL_ROWS, _panel
+
+    row = _verify_row("x")
+    row["evidence"] = [dict(row["evidence"][0], id=f"P_cell_0_{i}_1") for i in range(30)]
+    row["probabilities"] = {"SUPPORTS": 0.81, "REFUTES": 0.1, "NOT ENOUGH INFO": 0.09}
+    _panel(row)
+    out = capsys.readouterr().out
+    assert out.count("P_cell_0_") == PANEL_ROWS and f"... {30 - PANEL_ROWS} more" in out
+    assert out.count("SUPPORTS") == 1 and "SUPPORTS 0.81" in out and "REFUTES 0.10" in out

@@ -317,7 +317,9 @@ def _add_routes(app: FastAPI) -> None:
         store = st.ready().store
         info, elements = await st.run(_page, store, title)
         if info is None:
-            raise NotFoundError(f"no page {title!r} in the index (titles are exact, e.g. 'Aarhus')")
+            near = [t for t in await st.run(store.titles_near, title, 3) if t != title]
+            hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+            raise NotFoundError(f"no page {title!r} in the index (titles are exact{hint})")
         kept = [e for e in elements if type is None or e.type == type]
         kept = kept[: st.limits.max_page_elements]
         return PageResponse(

@@ -117,7 +117,8 @@ def _oracle_ids(claim: Claim) -> list[str]:
 
 def _evidence_row(el: Any) -> dict[str, Any]:
     return {"id": el.id, "type": el.type, "page": el.page, "text": el.text,
-            "context": list(el.context)}  # fmt: skip
+            "context": list(el.context), "section_names": el.section_names,
+            "headers": el.row_header_texts + el.col_header_texts}  # fmt: skip
 
 
 def _batches(items: Sequence[Claim], size: int) -> Iterator[list[Claim]]:

@@ -148,16 +148,36 @@ def progress(*, transient: bool = False):
     )
 
 
+class RateMeter:
+    """Items per second since the first report, not since the start.
+
+    Why: the first report of a batch job comes after model loading and, on a resumed run,
+    counts every row already done in an instant, so "all items / all time" showed a first
+    rate that was off by orders of magnitude either way.
+    """
+
+    def __init__(self, unit: str, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.unit, self.clock = unit, clock
+        self.first: tuple[int, float] | None = None
+
+    def __call__(self, n: int) -> str:
+        now = self.clock()
+        if self.first is None or n <= self.first[0]:
+            self.first = (n, now) if self.first is None else self.first
+            return ""
+        n0, t0 = self.first
+        return f"{(n - n0) / max(now - t0, 1e-9):,.1f} {self.unit}"
+
+
 @contextlib.contextmanager
 def claims_progress(description: str, total: int | None):
     """A progress bar over claims; yields the ``progress(n)`` callback the batch functions take."""
-    start = time.perf_counter()
+    meter = RateMeter("claims/s")
     with progress() as bar:
         task = bar.add_task(description, total=total, rate="")
 
         def update(n: int) -> None:
-            rate = n / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
+            bar.update(task, completed=n, rate=meter(n))
 
         yield update
 
