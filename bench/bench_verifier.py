@@ -1,9 +1,19 @@
-"""Oracle-setting scores and CPU speed of a verifier checkpoint on the held-out evaluation sets.
+"""Oracle-setting scores and CPU speed of a verifier checkpoint on the evaluation sets.
 
-Sets (verifier.data.EVAL_SETS): FEVEROUS-S tune held-out 40% (2-way macro-F1), InfoTabs dev
-(3-way accuracy), TabFact val held-out half of the tables (2-way accuracy), SNLI test (3-way
-accuracy). ``--limit`` takes a deterministic random subset per set (seed 0). Prints one JSON line
-per set with the claims/s the model reached, then the command that reproduces it.
+Sets (``verifier.training.evalsets``): FEVEROUS-S tune held-out 40% (2-way macro-F1 and 3-way
+output), InfoTabs dev (3-way accuracy), TabFact val held-out half of the tables (2-way accuracy),
+SEM-TAB-FACTS dev (task A 3-way micro-F1), SNLI test (3-way accuracy), and the tuning set
+``tabfact_val_train`` (where the executor margin is chosen; never reported as a result).
+Table sets are read through the converters, exactly as ``predict --gold-evidence`` reads them.
+``--limit`` takes a deterministic random subset per set (seed 0). One JSON line per set, then the
+command that reproduces it.
+
+- ``--focus none|rows|full``: table focusing measured alone (none: table order; rows: rows
+  ranked; full: rows ranked and unrelated columns of wide tables dropped, the default).
+- ``--executor``: the table program executor on table sets: where it answers, its accuracy and
+  the model's, and the accuracy combined by ``verifier.tables.combine`` at each ``--margins``
+  value (and at the checkpoint's own margin).
+- ``--dump DIR``: each set's probabilities as JSONL, to study combinations without the model.
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python bench/bench_verifier.py --limit 1000
 """
@@ -12,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -20,42 +29,86 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier import data  # noqa: E402
-from verifier.model import DEFAULT_MODEL, Verifier  # noqa: E402
+from verifier.focus import NO_FOCUS, ROWS_ONLY, FocusConfig  # noqa: E402
+from verifier.model import DEFAULT_MODEL, Verifier, three_way_label  # noqa: E402
+from verifier.tables import combine, execute  # noqa: E402
 from verifier.train import scores  # noqa: E402
+from verifier.training import evalsets, tablesets  # noqa: E402
+from verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
 from wikicheck.model import LABELS  # noqa: E402
 
-TWO_WAY = {"feverous_s_heldout", "tabfact_val_heldout"}
-RULE_SETS = {"tabfact_val_heldout", "infotabs_dev", "semtab_dev"}
+TWO_WAY = {"feverous_s_heldout", "tabfact_val_heldout", "tabfact_val_train"}
+#: Sets whose gold evidence always decides the claim: their 3-way output is also reported.
+DECIDED = {"feverous_s_heldout", "tabfact_val_heldout", "tabfact_val_train"}
+FOCUS = {"none": NO_FOCUS, "rows": ROWS_ONLY, "full": FocusConfig()}
 
 
-def tabfact_channels(data_dir: Path) -> list[str]:
-    """ "simple"/"complex" (TabFact's r1/r2 table channels), aligned with tabfact_val_heldout."""
-    tdir = data_dir / "tabfact"
-    val = json.loads((tdir / "tokenized_data" / "val_examples.json").read_text(encoding="utf-8"))
-    simple = set(json.loads((tdir / "data" / "simple_ids.json").read_text(encoding="utf-8")))
-    names = sorted(n for n in val if not data.in_split(n, 0.5, "tabfact"))
-    return [("simple" if n in simple else "complex") for n in names for _ in val[n][0]]
+def tabfact_channels(data_dir: Path, keys: list[str]) -> list[str]:
+    """ "simple"/"complex" (TabFact's r1/r2 table channels) of each item's table file."""
+    simple_path = data_dir / "tabfact" / "data" / "simple_ids.json"
+    simple = set(json.loads(simple_path.read_text(encoding="utf-8")))
+    return ["simple" if k in simple else "complex" for k in keys]
+
+
+def _accuracy(pred: list[int], gold: list[int], idx: list[int]) -> float | None:
+    return round(sum(pred[i] == gold[i] for i in idx) / len(idx), 4) if idx else None
+
+
+def _executor(res: dict, items: list, probs: list, pred: list, gold: list, args, v) -> None:
+    """Executor verdicts on ``items``, and the accuracy combined at each margin."""
+    two = res["labels"] == 2
+    start = time.perf_counter()
+    verdicts = [execute(it.claim, it.table) for it in items]
+    per_claim_ms = (time.perf_counter() - start) * 1000 / max(1, len(items))
+    fired = [i for i, vd in enumerate(verdicts) if vd]
+    exec_pred = {i: LABELS.index(verdicts[i].label) for i in fired}
+    res["executor"] = {
+        "answered": len(fired),
+        "executor_acc": _accuracy([exec_pred.get(i, -1) for i in range(len(gold))], gold, fired),
+        "model_acc": _accuracy(pred, gold, fired),
+        "ms_per_claim": round(per_claim_ms, 2),
+        "by_op": {},
+    }
+    for op in sorted({verdicts[i].op for i in fired}):
+        idx = [i for i in fired if verdicts[i].op == op]
+        res["executor"]["by_op"][op] = {
+            "n": len(idx),
+            "executor_acc": _accuracy([exec_pred.get(i, -1) for i in range(len(gold))], gold, idx),
+            "model_acc": _accuracy(pred, gold, idx),
+        }
+    margins = [float(m) for m in args.margins.split(",")]
+    if v.executor_margin is not None:
+        margins.append(v.executor_margin)
+    combined = {}
+    for m in margins:
+        out = list(pred)
+        for i in fired:
+            prob = dict(zip(LABELS, probs[i], strict=True))
+            if combine(verdicts[i], prob, m):
+                out[i] = exec_pred[i]
+        combined[str(m)] = scores(out, gold, 2 if two else 3)["accuracy"]
+    res["executor"]["accuracy_by_margin"] = combined
+    if v.executor_margin is not None:
+        res["executor"]["checkpoint_margin"] = v.executor_margin
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default=str(DEFAULT_MODEL))
-    ap.add_argument("--data-dir", default=str(data.DEFAULT_DATA_DIR))
-    ap.add_argument("--sets", default=",".join(data.EVAL_SETS))
+    ap.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
+    ap.add_argument("--sets", default=",".join(evalsets.EVAL_SETS))
     ap.add_argument("--limit", type=int, default=0, help="examples per set (0: all)")
     ap.add_argument("--max-length", type=int, default=None, help="default: the model's window")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--quantize", action="store_true", help="dynamic int8 (CPU)")
     ap.add_argument("--device", default="auto")
-    ap.add_argument("--table-rules", action="store_true", help="also score verifier.tables rules")
-    ap.add_argument(
-        "--thresholds",
-        default="",
-        help="2-way sets: also the accuracy when SUPPORTS needs log(P(S)/P(R)) >= T, e.g. 0,0.5,1",
-    )
+    ap.add_argument("--focus", choices=sorted(FOCUS), default="full")
+    ap.add_argument("--executor", action="store_true", help="also score the table executor")
+    ap.add_argument("--margins", default="-inf,-0.2,-0.1,0,0.1,0.2,inf")
+    ap.add_argument("--dump", default="", help="write each set's probabilities to DIR/SET.jsonl")
     args = ap.parse_args()
+    data_dir = Path(args.data_dir)
     v = Verifier.load(
         args.model,
         device=args.device,
@@ -64,7 +117,7 @@ def main() -> None:
         quantize=args.quantize,
     )
     for name in args.sets.split(","):
-        exs = data.build_eval(name, Path(args.data_dir), v.tokenizer, v.max_length)
+        exs = evalsets.build_eval(name, data_dir, v.tokenizer, v.max_length, FOCUS[args.focus])
         keep = list(range(len(exs)))
         if args.limit and len(exs) > args.limit:
             keep = sorted(random.Random(0).sample(keep, args.limit))
@@ -73,9 +126,8 @@ def main() -> None:
         probs = v.predict_pairs([e.claim for e in exs], [e.evidence for e in exs], args.batch_size)
         secs = time.perf_counter() - start
         two = name in TWO_WAY
-        pred = [
-            (0 if p[0] >= p[1] else 1) if two else max(range(3), key=p.__getitem__) for p in probs
-        ]
+        three = [LABELS.index(three_way_label(dict(zip(LABELS, p)), v.nei_margin)) for p in probs]
+        pred = [(0 if p[0] >= p[1] else 1) for p in probs] if two else three
         gold = [LABELS.index(e.label) for e in exs]
         res = scores(pred, gold, 2 if two else 3)
         res |= {
@@ -83,45 +135,31 @@ def main() -> None:
             "labels": 2 if two else 3,
             "claims_per_s": round(len(exs) / secs, 1),
             "model": Path(args.model).name,
+            "focus": args.focus,
             "quantized": args.quantize,
             "device": str(v.device),
             "max_length": v.max_length,
+            "nei_margin": v.nei_margin,
             "predicted": {LABELS[k]: pred.count(k) for k in sorted(set(pred))},
         }
-        if two and args.thresholds:
-            ratio = [math.log(max(p[0], 1e-9)) - math.log(max(p[1], 1e-9)) for p in probs]
-            res["accuracy_by_threshold"] = {
-                t: round(
-                    sum((r >= float(t)) == (g == 0) for r, g in zip(ratio, gold)) / len(gold), 4
-                )
-                for t in args.thresholds.split(",")
-            }
-        if name == "tabfact_val_heldout":
-            channels = tabfact_channels(Path(args.data_dir))
-            channel = [channels[i] for i in keep]
+        if name in DECIDED:
+            res["three_way_output"] = scores(three, gold, 2)
+            res["three_way_output"]["nei_predicted"] = three.count(2)
+        items = list(tablesets.items_of(name, data_dir)) if name in evalsets.TABLE_SETS else []
+        items = [items[i] for i in keep] if items else []
+        if name.startswith("tabfact_") and items:
+            channel = tabfact_channels(data_dir, [it.key for it in items])
             res["accuracy_by_channel"] = {
-                ch: round(
-                    sum(pred[i] == gold[i] for i in range(len(gold)) if channel[i] == ch)
-                    / max(1, channel.count(ch)),
-                    4,
-                )
+                ch: _accuracy(pred, gold, [i for i, c in enumerate(channel) if c == ch])
                 for ch in ("simple", "complex")
             }
-        if args.table_rules and name in RULE_SETS:
-            from verifier.tables import rule_labels_for
-
-            rules = rule_labels_for(name, Path(args.data_dir))
-            rules = [rules[i] for i in keep]
-            fired = [i for i, r in enumerate(rules) if r]
-            ruled = [LABELS.index(rules[i]) if rules[i] else p for i, p in enumerate(pred)]
-            res["with_rules"] = scores(ruled, gold, 2 if two else 3)
-            res["rules_fired"] = len(fired)
-            res["model_acc_where_fired"] = round(
-                sum(pred[i] == gold[i] for i in fired) / max(1, len(fired)), 4
-            )
-            res["rule_acc_where_fired"] = round(
-                sum(ruled[i] == gold[i] for i in fired) / max(1, len(fired)), 4
-            )
+        if args.executor and items:
+            _executor(res, items, probs, pred, gold, args, v)
+        if args.dump:
+            Path(args.dump).mkdir(parents=True, exist_ok=True)
+            with open(Path(args.dump) / f"{name}.jsonl", "w", encoding="utf-8") as f:
+                for e, p in zip(exs, probs, strict=True):
+                    f.write(json.dumps({"claim": e.claim, "label": e.label, "probs": p}) + "\n")
         print(json.dumps(res), flush=True)
     print(
         "reproduce: PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python bench/bench_verifier.py "

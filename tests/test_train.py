@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from verifier.data import in_split
 from verifier.train import TrainConfig, make_batches, scores, train
+from verifier.training.sources import in_split
 from wikicheck.errors import ConfigError
 
 
@@ -109,7 +109,7 @@ def test_scores_macro_f1():
 
 
 def test_mix_overrides_caps_drops_sources_and_refuses_eval_splits():
-    from verifier.data import TRAIN_MIX, mix_with
+    from verifier.training.mix import TRAIN_MIX, mix_with
 
     mix = mix_with({"infotabs_train": None, "snli_dev": 0})
     assert mix["infotabs_train"] is None
@@ -125,16 +125,17 @@ def test_mix_overrides_caps_drops_sources_and_refuses_eval_splits():
 
 
 def test_training_cache_records_its_mix_and_refuses_another(tmp_path, monkeypatch):
-    from verifier import data
     from verifier.train import training_pairs
+    from verifier.training import mix as mixes
+    from verifier.training.sources import Example
 
     built: list[dict] = []
 
     def fake_build(data_dir, tok, max_length, seed, mix=None):
         built.append(mix)
-        return [data.Example(f"claim {name}", "evidence", "SUPPORTS", name) for name in mix]
+        return [Example(f"claim {name}", "evidence", "SUPPORTS", name) for name in mix]
 
-    monkeypatch.setattr(data, "build_train", fake_build)
+    monkeypatch.setattr(mixes, "build_train", fake_build)
     cache = tmp_path / "pairs.jsonl"
     cfg = TrainConfig(out_dir=str(tmp_path / "out"), max_length=64, mix={"snli_dev": 0})
     claims, _, labels = training_pairs(cfg, tmp_path, str(cache))

@@ -227,15 +227,20 @@ def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_pa
         assert "T_cell_0_2_1" in r["predicted_evidence"]
 
 
-def test_table_rules_override_the_model_and_name_the_rule(tmp_path):
+def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_program(
+    tmp_path, monkeypatch
+):
+    from verifier import tables
     from verifier.predict import verify_claims
     from wikicheck.annotations import Claim
 
+    monkeypatch.setattr(tables, "OP_PRECISION", {"comparison": 0.9})
     v = Verifier.load(
         _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
         device="cpu",
         max_length=64,
     )
+    assert v.executor_margin is None  # an uncalibrated checkpoint: executor off by default
     claims = [
         Claim.from_dict(
             {"id": i, "claim": text, "evidence": [{"content": ["T_table_0"], "context": {}}]}
@@ -243,8 +248,59 @@ def test_table_rules_override_the_model_and_name_the_rule(tmp_path):
         for i, text in enumerate(["bob is older than ann", "bob is younger than ann", "Bob is 40."])
     ]
     store = FakeStore(_table_page())
-    rows = verify_claims(v, claims, store=store, labels=2, table_rules=True)
+    rows = verify_claims(v, claims, store=store, labels=2, table_executor=True,
+                         executor_margin=float("-inf"))  # fmt: skip
     assert [r.get("rule") for r in rows] == ["comparison", "comparison", None]
     assert [r["predicted_label"] for r in rows[:2]] == [SUPPORTS, REFUTES]
-    plain = verify_claims(v, claims, store=store, labels=2)
-    assert all("rule" not in r for r in plain)
+    assert rows[0]["program"] == "age[bob] > age[ann]: 40 > 30"
+    assert rows[0]["rule_applied"] and rows[1]["rule_label"] == REFUTES
+    # a margin the executor cannot reach: the program is still shown, the model's label stays
+    never = verify_claims(v, claims, store=store, labels=2, table_executor=True,
+                          executor_margin=float("inf"))  # fmt: skip
+    assert [r["rule_applied"] for r in never[:2]] == [False, False]
+    model_only = verify_claims(v, claims, store=store, labels=2)
+    assert all("rule" not in r for r in model_only)
+    assert [r["predicted_label"] for r in never] == [r["predicted_label"] for r in model_only]
+    # a calibrated checkpoint turns it on by default
+    v.executor_margin = float("-inf")
+    assert verify_claims(v, claims[:1], store=store, labels=2)[0]["rule_applied"]
+
+
+def test_prediction_code_imports_no_training_code():
+    """predict / verify / serve load the model, focusing and the executor, never training code
+    (DESIGN §2): a fresh interpreter importing them has no verifier.train* module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, verifier.predict, verifier.model, verifier.focus, verifier.tables; "
+        "print(sorted(m for m in sys.modules if m.startswith('verifier.train')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_three_way_label_needs_the_nei_margin():
+    from verifier.model import three_way_label
+
+    leaning = {SUPPORTS: 0.30, REFUTES: 0.25, NEI: 0.45}
+    assert three_way_label(leaning) == NEI  # margin 0: plain argmax
+    assert three_way_label(leaning, 0.2) == SUPPORTS  # 0.45 - 0.30 is not more than 0.2
+    assert three_way_label({SUPPORTS: 0.1, REFUTES: 0.1, NEI: 0.8}, 0.2) == NEI
+    assert three_way_label({SUPPORTS: 0.2, REFUTES: 0.5, NEI: 0.3}, -0.5) == NEI
+
+
+def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
+    import json
+
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    plain = Verifier.load(path, device="cpu", max_length=32)
+    assert (plain.nei_margin, plain.executor_margin) == (0.0, None)
+    config = json.loads((path / "config.json").read_text())
+    config |= {"wikicheck_nei_margin": 0.3, "wikicheck_executor_margin": -0.05}
+    (path / "config.json").write_text(json.dumps(config))
+    v = Verifier.load(path, device="cpu", max_length=32)
+    assert (v.nei_margin, v.executor_margin) == (0.3, -0.05)
+    v.nei_margin = 2.0  # NOT ENOUGH INFO can never win by 2: every verdict is S or R
+    preds = v.predict([("Bob is 40.", _table_page())] * 3, labels=3)
+    assert all(p.label in (SUPPORTS, REFUTES) for p in preds)

@@ -1,16 +1,28 @@
-"""Table rules: each answers only when it finds the rows and column the claim names."""
+"""The table program executor: each operation answers only when it can ground the claim in the
+table, returns the program it ran, and abstains (never raises) on tables it cannot read."""
 
 from __future__ import annotations
 
-from verifier.data import tabfact_table
-from verifier.tables import parse_number, rule_label, rule_verdict, superlative_rule
-from wikicheck.model import REFUTES, SUPPORTS
+import pytest
 
-TABLE = (
-    "player#country#score\r\ntiger woods#usa#70\r\nernie els#south africa#65\r\n"
-    "nick price#zimbabwe#72\r\nvijay singh#usa#68\r\n"
-)
-CELLS = tabfact_table("t.csv", TABLE, "open")
+from tests.pages import infobox_elements, table_elements
+from verifier import tables
+from verifier.tables import Verdict, combine, execute, parse_number
+from wikicheck.model import NEI, REFUTES, SUPPORTS
+
+ROWS = [
+    ["player", "country", "score"],
+    ["tiger woods", "usa", "70"],
+    ["ernie els", "south africa", "65"],
+    ["nick price", "zimbabwe", "72"],
+    ["vijay singh", "usa", "68"],
+]
+CELLS = table_elements("open", ROWS)
+
+
+def _run(claim: str) -> tuple[str, str] | None:
+    verdict = execute(claim, CELLS)
+    return (verdict.op, verdict.label) if verdict else None
 
 
 def test_parse_number():
@@ -20,46 +32,119 @@ def test_parse_number():
 
 
 def test_superlative_checks_the_row_with_the_extreme_value():
-    assert superlative_rule("nick price have the highest score", CELLS) == SUPPORTS
-    assert superlative_rule("tiger woods have the highest score", CELLS) == REFUTES
-    assert superlative_rule("ernie els have the lowest score", CELLS) == SUPPORTS
-    assert superlative_rule("tiger woods play golf", CELLS) is None  # no superlative
-    assert superlative_rule("the highest score be from nowhere", CELLS) is None  # nobody named
+    assert _run("nick price have the highest score") == ("superlative", SUPPORTS)
+    assert _run("tiger woods have the highest score") == ("superlative", REFUTES)
+    assert _run("ernie els have the lowest score") == ("superlative", SUPPORTS)
+    assert _run("tiger woods play golf") is None  # no operation named
+    assert _run("the highest score be from nowhere") is None  # nobody named
+    verdict = execute("tiger woods have the highest score", CELLS)
+    assert verdict.program == "argmax(score) = nick price; named: tiger woods"
 
 
-def test_count_rule_counts_rows_with_the_named_value():
-    assert rule_verdict("there be 2 player from usa", CELLS) == ("count", SUPPORTS)
-    assert rule_verdict("there be three player from usa", CELLS) == ("count", REFUTES)
+def test_ordinal_ranks_the_named_row():
+    assert _run("tiger woods have the second highest score") == ("ordinal", SUPPORTS)
+    assert _run("vijay singh have the second highest score") == ("ordinal", REFUTES)
+    verdict = execute("vijay singh have the second highest score", CELLS)
+    assert verdict.program == "rank_max(score, vijay singh) = 3; claimed 2"
+
+
+def test_count_counts_rows_with_the_named_value():
+    assert _run("there be 2 player from usa") == ("count", SUPPORTS)
+    assert _run("there be three player from usa") == ("count", REFUTES)
+    assert execute("there be three player from usa", CELLS).program == (
+        "count(country == 'usa') = 2; claimed 3"
+    )
     # a number that is a value of the named row is a lookup, not a count
-    assert rule_verdict("tiger woods of usa score 70", CELLS) is None
+    assert _run("tiger woods of usa score 70") == ("lookup", SUPPORTS)
 
 
-def test_comparison_rule_compares_the_two_named_rows():
-    assert rule_verdict("tiger woods have a higher score than ernie els", CELLS) == (
-        "comparison",
-        SUPPORTS,
-    )
-    assert rule_label("tiger woods have a lower score than ernie els", CELLS) == REFUTES
+def test_comparison_and_difference_of_two_named_rows():
+    assert _run("tiger woods have a higher score than ernie els") == ("comparison", SUPPORTS)
+    assert _run("tiger woods have a lower score than ernie els") == ("comparison", REFUTES)
     # no column named: the table's only numeric column is compared
-    assert rule_label("tiger woods play more than ernie els", CELLS) == SUPPORTS
-    assert rule_label("tiger woods score than ernie els", CELLS) is None  # no direction word
-
-
-def test_same_rule_compares_the_named_column():
-    assert rule_verdict("tiger woods and vijay singh have the same country", CELLS) == (
-        "same",
-        SUPPORTS,
+    assert _run("tiger woods play more than ernie els") == ("comparison", SUPPORTS)
+    assert _run("tiger woods score than ernie els") is None  # no direction word
+    assert _run("tiger woods have 5 more score than ernie els") == ("difference", SUPPORTS)
+    assert _run("tiger woods have 3 more score than ernie els") == ("difference", REFUTES)
+    assert execute("tiger woods have 3 more score than ernie els", CELLS).program == (
+        "score[tiger woods] - score[ernie els] = 5; claimed +3"
     )
-    assert rule_label("tiger woods and ernie els have the same country", CELLS) == REFUTES
-    assert rule_label("tiger woods have the same country", CELLS) is None  # one row named
 
 
-def test_no_table_no_verdict():
-    assert rule_verdict("there be 2 player from usa", []) is None
+def test_same_compares_the_named_column():
+    assert _run("tiger woods and vijay singh have the same country") == ("same", SUPPORTS)
+    assert _run("tiger woods and ernie els have the same country") == ("same", REFUTES)
+    assert _run("tiger woods have the same country") is None  # one row named
 
 
-def test_infobox_without_column_headers_gets_no_verdict():
-    from verifier.data import infotabs_table
+def test_total_and_average():
+    assert _run("the total score be 275") == ("aggregate", SUPPORTS)
+    assert _run("the total score be 280") == ("aggregate", REFUTES)
+    assert _run("the average score be 68.75") == ("aggregate", SUPPORTS)
+    assert execute("the average score be 70", CELLS).program == "avg(score) = 68.75; claimed 70"
 
-    cells = infotabs_table("T1", {"title": ["ann"], "children": ["2"], "spouse": ["bob", "cy"]})
-    assert rule_verdict("there be 2 spouse of ann : bob, cy", cells) is None
+
+def test_only_all_none():
+    assert _run("ernie els be the only player from south africa") == ("only", SUPPORTS)
+    assert _run("tiger woods be the only player from usa") == ("only", REFUTES)
+    assert _run("none of the player be from zimbabwe") == ("none", REFUTES)
+    assert _run("all of the player be from usa") == ("all", REFUTES)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        [],
+        infobox_elements("ann", [("children", "2"), ("spouse", "bob, cy")]),
+        table_elements("t", [["a", "b"]]),  # headers only
+        table_elements("t", [["note", "text"], ["x", "-"], ["y", ""]]),  # nothing numeric
+    ],
+)
+def test_abstains_on_tables_it_cannot_read(cells):
+    for claim in ("there be 2 spouse of ann : bob, cy", "x have the highest text",
+                  "the total text be 3", "only x have text -"):  # fmt: skip
+        assert execute(claim, cells) is None
+
+
+def test_combine_overrides_only_when_more_confident_by_the_margin(monkeypatch):
+    monkeypatch.setattr(tables, "OP_PRECISION", {"count": 0.8})
+    verdict = Verdict(REFUTES, "count", "count(x) = 1; claimed 2")
+    unsure = {SUPPORTS: 0.55, REFUTES: 0.40, NEI: 0.05}
+    sure = {SUPPORTS: 0.95, REFUTES: 0.04, NEI: 0.01}
+    assert combine(verdict, unsure, margin=0.1)  # 0.8 - 0.58 >= 0.1
+    assert not combine(verdict, sure, margin=0.1)  # 0.8 - 0.96 < 0.1
+    assert not combine(verdict, unsure, margin=float("inf"))  # executor off
+    assert combine(verdict, sure, margin=float("-inf"))  # always override
+    assert not combine(Verdict(SUPPORTS, "same", "p"), unsure, margin=-1)  # uncalibrated op
+    assert not combine(None, unsure, margin=-1)
+
+
+def test_aggregate_words_that_name_a_column_or_rows_are_not_aggregates():
+    medals = table_elements(
+        "medals",
+        [
+            ["nation", "gold", "total"],
+            ["usa", "10", "25"],
+            ["china", "8", "20"],
+            ["peru", "1", "2"],
+        ],
+    )
+    assert execute("the total gold be 19", medals).program == "sum(gold) = 19; claimed 19"
+    assert execute("the minimum total be 2", medals) is None  # "total" is the column's name
+    assert execute("the total for usa and china be 45", medals) is None  # rows named
+
+
+def test_all_needs_a_quantifier_phrase():
+    assert _run("all of the player be from usa") == ("all", REFUTES)
+    assert _run("out of all player , nick price be from zimbabwe") is None
+
+
+def test_lookup_checks_the_named_rows_value():
+    assert _run("tiger woods be from usa") == ("lookup", SUPPORTS)
+    assert _run("ernie els be from usa") == ("lookup", REFUTES)
+    assert execute("ernie els be from usa", CELLS).program == (
+        "country[ernie els] = 'south africa'; claimed 'usa'"
+    )
+    assert _run("nick price score 72") == ("lookup", SUPPORTS)
+    assert _run("nick price score 75") == ("lookup", REFUTES)
+    assert _run("nick price play golf") is None  # nothing stated about the row

@@ -20,7 +20,14 @@ from verifier.linearize import Linearized, linearize
 from wikicheck.errors import ModelError
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element, Evidence
 
-__all__ = ["Verifier", "Prediction", "DEFAULT_MODEL", "map_labels", "two_way"]
+__all__ = [
+    "Verifier",
+    "Prediction",
+    "DEFAULT_MODEL",
+    "map_labels",
+    "three_way_label",
+    "two_way",
+]
 
 #: The model trained here and shipped with the package.
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "wikicheck-minilm-verifier"
@@ -64,6 +71,19 @@ def two_way(probs: dict[str, float]) -> dict[str, float]:
     return {SUPPORTS: s / z, REFUTES: r / z, NEI: 0.0}
 
 
+def three_way_label(probs: dict[str, float], nei_margin: float = 0.0) -> str:
+    """The 3-way verdict: NOT ENOUGH INFO only when it beats both other labels by ``nei_margin``.
+
+    With ``nei_margin`` 0 this is the plain argmax. A positive margin (calibrated per checkpoint,
+    ``wikicheck_nei_margin``) keeps evidence that decides a claim from being called NOT ENOUGH
+    INFO because a little probability mass leaked there, while a clear neutral stays neutral.
+    """
+    s, r, n = probs.get(SUPPORTS, 0.0), probs.get(REFUTES, 0.0), probs.get(NEI, 0.0)
+    if n - max(s, r) > nei_margin:
+        return NEI
+    return SUPPORTS if s >= r else REFUTES
+
+
 @dataclass(slots=True)
 class Prediction:
     """A verdict, the probability of each of the three labels, and the evidence in the window."""
@@ -101,6 +121,14 @@ class Verifier:
         self.device = device
         self.max_length = max_length
         self.name = name
+        #: How much more confident the table executor must be to override this model
+        #: (``wikicheck_executor_margin`` in the checkpoint's config, chosen on TabFact val's
+        #: training half); None: the checkpoint was never calibrated, the executor stays off.
+        config = getattr(model, "config", None)
+        margin = getattr(config, "wikicheck_executor_margin", None)
+        self.executor_margin: float | None = float(margin) if margin is not None else None
+        #: How much NOT ENOUGH INFO must beat the other labels by (``three_way_label``).
+        self.nei_margin = float(getattr(config, "wikicheck_nei_margin", 0.0) or 0.0)
 
     @classmethod
     def load(
@@ -217,6 +245,6 @@ class Verifier:
                 dist = two_way(dist)
             elif not evidence:  # nothing to read: NOT ENOUGH INFO, not a guess from the claim
                 dist = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}
-            label = max(LABELS, key=lambda k: dist[k])
+            label = three_way_label(dist, self.nei_margin)
             preds.append(Prediction(label, dist, lin.used, lin.dropped))
         return preds

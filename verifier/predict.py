@@ -13,14 +13,21 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from verifier.data import _rank_rows
+from verifier.focus import focus_table
 from verifier.model import Prediction, Verifier
-from verifier.tables import rule_verdict
+from verifier.tables import Verdict, combine, execute
 from wikicheck.annotations import Claim, ResumableWriter, iter_claims, row_key
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
 
-__all__ = ["gold_elements", "verify_claims", "predict_file", "PredictSummary"]
+__all__ = [
+    "gold_elements",
+    "verify_claims",
+    "predict_file",
+    "PredictSummary",
+    "table_verdict",
+    "apply_table_verdict",
+]
 
 _TABLE_PARTS = ("cell", "header_cell", "table_caption")
 
@@ -56,15 +63,7 @@ def gold_elements(store: Any, claim: Claim) -> tuple[list[Element], list[str]]:
             missing.append(i)
     seen: set[str] = set()
     elements = [el for el in elements if not (el.id in seen or seen.add(el.id))]
-    with_cells = {(el.page, el.table) for el in elements if el.type == "cell"}
-    rest = [
-        el
-        for el in elements
-        if el.type != "cell"
-        and not (el.type == "header_cell" and (el.page, el.table) in with_cells)
-    ]
-    cells = [el for el in elements if el.type == "cell"]
-    return rest + _rank_rows(claim.claim, cells), missing
+    return focus_table(claim.claim, elements), missing
 
 
 def verify_claims(
@@ -76,14 +75,23 @@ def verify_claims(
     labels: int = 3,
     batch_size: int = 32,
     details: bool = False,
-    table_rules: bool = False,
+    table_executor: bool | None = None,
+    executor_margin: float | None = None,
 ) -> list[dict[str, Any]]:
     """Prediction rows (official fields + probabilities + evidence in the window).
 
     ``details`` adds each evidence element's text and context (for the ``verify`` panel).
-    ``table_rules`` lets :mod:`verifier.tables` override the label of table claims it is sure
-    of (the row then says ``"rule"``; probabilities stay the model's).
+    The table executor (:mod:`verifier.tables`) runs on the evidence's table (the whole table,
+    looked up in the store when retrieval brought only some of its cells); when it answers, the
+    row says ``"rule"`` (the operation), ``"program"`` (what it computed), ``"rule_label"`` and
+    ``"rule_applied"``. It replaces the model's label only when :func:`verifier.tables.combine`
+    says so with ``executor_margin`` (default: the checkpoint's calibrated margin).
+    ``table_executor``: None runs it when the checkpoint has a margin, True/False force it.
     """
+    margin = executor_margin if executor_margin is not None else verifier.executor_margin
+    run_executor = table_executor if table_executor is not None else margin is not None
+    if margin is None:
+        margin = 0.0
     rows: list[dict[str, Any]] = []
     if retriever is None:
         items, extras = [], []
@@ -110,14 +118,39 @@ def verify_claims(
         row.update(extra)
         if not items[len(rows)][1]:  # said in the row: a 2-way run cannot answer NEI
             row["no_evidence"] = True
-        if table_rules:
-            ruled = rule_verdict(c.claim, [_el(x) for x in items[len(rows)][1]])
-            if ruled:
-                row["rule"], row["predicted_label"] = ruled
+        if run_executor:
+            verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
+            apply_table_verdict(row, verdict, margin)
         if details:
             row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
         rows.append(row)
     return rows
+
+
+def apply_table_verdict(row: dict[str, Any], verdict: Verdict | None, margin: float) -> None:
+    """Write the executor's answer into a prediction row (``rule``, ``program``, ``rule_label``,
+    ``rule_applied``) and let it replace ``predicted_label`` when :func:`combine` says so."""
+    if verdict is None:
+        return
+    applied = combine(verdict, row["probabilities"], margin)
+    row.update(rule=verdict.op, program=verdict.program, rule_label=verdict.label,
+               rule_applied=applied)  # fmt: skip
+    if applied:
+        row["predicted_label"] = verdict.label
+
+
+def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | None:
+    """The executor over the table holding most of the evidence cells (read whole from the
+    store when only some of its cells are in the evidence)."""
+    cells = [el for el in evidence if el.type == "cell" and el.table is not None]
+    if not cells:
+        return None
+    counts: dict[tuple[str, int], int] = {}
+    for el in cells:
+        counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
+    page, table = max(counts, key=lambda k: (counts[k], k))
+    whole = [el for el in store.page_elements(page) if el.table == table and el.type == "cell"]
+    return execute(claim, whole or [el for el in cells if (el.page, el.table) == (page, table)])
 
 
 def _el(x: Element | Evidence) -> Element:
@@ -191,7 +224,8 @@ def predict_file(
     batch_size: int = 32,
     resume: bool = True,
     progress: Callable[[int], None] | None = None,
-    table_rules: bool = False,
+    table_executor: bool | None = None,
+    executor_margin: float | None = None,
 ) -> PredictSummary:
     """Predict every claim of ``claims_path`` into ``output``; rows already there are kept."""
     from wikicheck.annotations import RowSummary
@@ -210,7 +244,8 @@ def predict_file(
                 retriever=retriever,
                 labels=labels,
                 batch_size=batch_size,
-                table_rules=table_rules,
+                table_executor=table_executor,
+                executor_margin=executor_margin,
             ):
                 out.write(row)
                 summary.predicted += 1

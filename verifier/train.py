@@ -65,7 +65,7 @@ class TrainConfig:
     device: str = "auto"
     max_steps: int = 0
     freeze: int = 0
-    #: Changes to ``verifier.data.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
+    #: Changes to ``verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
     mix: dict[str, int | None] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -304,9 +304,10 @@ def training_pairs(
     """
     from transformers import AutoTokenizer
 
-    from verifier import data
+    from verifier.training import mix as mixes
+    from verifier.training import sources
 
-    mix = data.mix_with(cfg.mix)
+    mix = mixes.mix_with(cfg.mix)
     wanted = {"mix": mix, "max_length": cfg.max_length}
     if cache and Path(cache).exists():
         record = Path(f"{cache}.mix.json")
@@ -317,15 +318,15 @@ def training_pairs(
                     f"{cache} holds pairs built for {built}, not {wanted}: "
                     "pass another --cache or delete it"
                 )
-        examples = data.read_jsonl(Path(cache))
+        examples = sources.read_jsonl(Path(cache))
     else:
         tok = AutoTokenizer.from_pretrained(cfg.base_model or base_model_path())
-        examples = data.build_train(data_dir, tok, cfg.max_length, cfg.seed, mix=mix)
+        examples = mixes.build_train(data_dir, tok, cfg.max_length, cfg.seed, mix=mix)
         if cache:
             # The record first: a crash before the cache lands leaves no unrecorded cache behind.
             record = Path(f"{cache}.mix.json")
             record.write_text(json.dumps(wanted | {"seed": cfg.seed}), encoding="utf-8")
-            data.write_jsonl(Path(cache), examples)
+            sources.write_jsonl(Path(cache), examples)
     return (
         [e.claim for e in examples],
         [e.evidence for e in examples],

@@ -171,8 +171,12 @@ def _gather(recipe: Recipe, batch: list[Claim], store: Any, retriever: Any) -> t
             [e.element for e in r.evidence] for r in results
         ]
     if recipe.gold_evidence == "table" and store is not None:
+        from verifier.focus import focus_table
+
+        # The verifier reads the table as predict --gold-evidence does (DESIGN §6: one table
+        # representation); the cells sharing a content word are the predicted evidence.
         ranked = [_table_elements(c, store) for c in batch]
-        evidence = [[el for _, _, el in r] for r in ranked]
+        evidence = [focus_table(c.claim, [el for _, _, el in r]) for c, r in zip(batch, ranked)]
         chosen = [[el for _, hit, el in r if hit] for r in ranked]
     else:
         found = store.get([i for c in batch for i in _oracle_ids(c)]) if store else {}
@@ -221,14 +225,21 @@ def predict_claims(
         t_evidence = (time.perf_counter() - t0) / len(batch)
         t1 = time.perf_counter()
         if verifier is not None:
+            table = recipe.gold_evidence == "table"
             verdicts = verifier.predict(
                 [(c.claim, ev) for c, ev in zip(batch, evidence)],
                 batch_size=recipe.verifier.get("batch_size", 32), labels=recipe.labels,
+                document_order=table,
             )  # fmt: skip
-            for row, v in zip(preds, verdicts):
+            for row, v, c, ev in zip(preds, verdicts, batch, evidence):
                 row["predicted_label"] = v.label
                 row["probabilities"] = v.probabilities
                 row["verifier_used"] = v.used
+                if table and verifier.executor_margin is not None:
+                    from verifier.predict import apply_table_verdict, table_verdict
+
+                    verdict = table_verdict(c.claim, ev, store)
+                    apply_table_verdict(row, verdict, verifier.executor_margin)
         elif recipe.model == "gold":
             for row, c in zip(preds, batch):
                 row["predicted_label"] = c.label
@@ -250,7 +261,7 @@ def predict_claims(
 def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     """True for claims a hashed train/held-out split puts on the training side.
 
-    Same hash as :func:`verifier.data.in_split` (md5 of ``salt:key``), which chose the shipped
+    Same hash as :func:`verifier.training.sources.in_split` (md5 of ``salt:key``), which chose the shipped
     verifier's training part: a recipe's ``[holdout]`` keeps only the other side, so we never
     report figures on claims the model was trained on (tests check both stay equal).
     """

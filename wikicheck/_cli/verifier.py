@@ -61,7 +61,7 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
     multiple=True,
     callback=_parse_mix,
     metavar="SOURCE=N|all",
-    help="Change one source's cap in verifier.data.TRAIN_MIX (0 leaves it out); repeatable.",
+    help="Change one source's cap in verifier.training.mix.TRAIN_MIX (0 leaves it out); repeatable.",
 )
 @click.option("--base-model", default="", help="Initial checkpoint (default: packaged MiniLM).")
 @click.option("--max-length", default=256, show_default=True)
@@ -101,7 +101,7 @@ def train_verifier(
 ) -> None:
     """Train the default 3-way verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).
 
-    Builds the licence-clean training mix (verifier.data.TRAIN_MIX, changed by --mix), fine-tunes
+    Builds the licence-clean training mix (verifier.training.mix.TRAIN_MIX, changed by --mix), fine-tunes
     the packaged all-MiniLM-L6-v2 and saves fp16 safetensors + tokenizer into OUT. Kill it any
     time and rerun with --resume.
 
@@ -129,7 +129,7 @@ def train_verifier(
         seed=seed,
         mix=mix,
     )
-    from verifier.data import DEFAULT_DATA_DIR
+    from verifier.training.sources import DEFAULT_DATA_DIR
 
     claims, evidence, labels = training_pairs(cfg, Path(data_dir or DEFAULT_DATA_DIR), cache)
     interactive = sys.stderr.isatty()
@@ -188,8 +188,38 @@ def model_options(f):
     )(f)
 
 
+def table_executor_option(f):
+    """``--table-executor/--no-table-executor`` (and the deprecated ``--table-rules``)."""
+    f = click.option(
+        "--table-rules",
+        is_flag=True,
+        hidden=True,
+        help="Deprecated: --table-executor with the executor always overriding the model.",
+    )(f)
+    return click.option(
+        "--table-executor/--no-table-executor",
+        default=None,
+        help="Run the table program executor (default: when the model was calibrated for it; "
+        "docs/verifier.md).",
+    )(f)
+
+
+def _executor_args(table_executor: bool | None, table_rules: bool) -> dict:
+    if not table_rules:
+        return {"table_executor": table_executor}
+    import warnings
+
+    warnings.warn(
+        "--table-rules is deprecated: use --table-executor (its override is now calibrated)",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return {"table_executor": True, "executor_margin": float("-inf")}
+
+
 @click.command()
 @click.argument("claim")
+@table_executor_option
 @model_options
 @store_options
 @retriever_options
@@ -197,6 +227,8 @@ def model_options(f):
 @handle_errors
 def verify(
     claim,
+    table_executor,
+    table_rules,
     model_name,
     labels,
     batch_size,
@@ -236,6 +268,7 @@ def verify(
         labels=int(labels),
         batch_size=batch_size,
         details=True,
+        **_executor_args(table_executor, table_rules),
     )
     retriever.store.close()
     if wants_json(as_json):
@@ -277,6 +310,9 @@ def _panel(row) -> None:
         table.add_row("", Text(f"... {more} more (--json lists them all)", style="dim"), "")
     if not row["evidence"]:
         table.add_row("", Text("no evidence retrieved", style="dim"), "")
+    if row.get("program"):
+        verdict = "decided the verdict" if row.get("rule_applied") else "overruled by the model"
+        table.caption = Text(f"table program ({row['rule']}, {verdict}): {row['program']}")
     title = Text.assemble((f"{label} {probs[label]:.2f}", f"bold {colour}"), f"  ({others})")
     console().print(Panel(table, title=title, subtitle=Text(row["claim"])))
 
@@ -311,12 +347,7 @@ def _panel(row) -> None:
     help="The task's input XML: folder, file, or xml.jsonl.gz with --semtab-template-prefix.",
 )
 @click.option("--semtab-template-prefix", default=None, help="Path prefix inside a bundle.")
-@click.option(
-    "--table-rules",
-    is_flag=True,
-    help="Let the table rules (superlative, count, comparison, same) override table verdicts "
-    "(opt-in: TabFact 0.549 -> 0.569).",
-)
+@table_executor_option
 @model_options
 @store_options
 @retriever_options
@@ -330,6 +361,7 @@ def predict(
     semtab_xml,
     semtab_template,
     semtab_template_prefix,
+    table_executor,
     table_rules,
     model_name,
     labels,
@@ -375,7 +407,7 @@ def predict(
             labels=int(labels),
             batch_size=batch_size,
             resume=not overwrite,
-            table_rules=table_rules,
+            **_executor_args(table_executor, table_rules),
             progress=update,
         )
     store.close()

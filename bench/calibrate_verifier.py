@@ -1,0 +1,129 @@
+"""Choose a checkpoint's two decision margins on training/tuning data and record them in its
+config.json (``--write``); nothing here reads a set that is reported as a result.
+
+- ``wikicheck_nei_margin`` (``verifier.model.three_way_label``): how much NOT ENOUGH INFO must
+  beat the other labels. Chosen to maximise the mean 3-way accuracy of the FEVEROUS-S *training*
+  part (gold evidence decides those claims; its dropped-evidence and other-page pairs are real
+  NOT ENOUGH INFO) and an InfoTabs *train* sample (a real neutral class).
+- ``wikicheck_executor_margin`` (``verifier.tables.combine``): how much more confident than the
+  model the table executor must be to override it. Chosen on TabFact val's *training half* (the
+  tables never trained on by phase 9 and never reported); when no margin beats the model alone,
+  the executor stays off for this checkpoint (the margin is recorded as null).
+
+    PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python bench/calibrate_verifier.py --model DIR --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from verifier.model import DEFAULT_MODEL, Verifier, three_way_label  # noqa: E402
+from verifier.tables import combine, execute  # noqa: E402
+from verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
+from wikicheck.model import LABELS, REFUTES, SUPPORTS  # noqa: E402
+
+NEI_MARGINS = [round(-0.1 + 0.05 * i, 2) for i in range(19)]  # -0.1 .. 0.8
+EXECUTOR_MARGINS = [-1.0, -0.5, -0.3, -0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.2, 0.3]
+
+
+def _accuracy(pred: list[str], gold: list[str]) -> float:
+    return sum(p == g for p, g in zip(pred, gold, strict=True)) / max(1, len(gold))
+
+
+def nei_margin(v: Verifier, data_dir: Path, infotabs: int) -> dict:
+    sets = {
+        "feverous_s_train": sources.feverous_s(data_dir, v.tokenizer, v.max_length, train=True),
+        "infotabs_train": mix.SOURCES["infotabs_train"](
+            data_dir, v.tokenizer, v.max_length, limit=infotabs, seed=1
+        ),
+    }
+    probs = {
+        name: v.predict_pairs([e.claim for e in exs], [e.evidence for e in exs])
+        for name, exs in sets.items()
+    }
+    table = {}
+    for m in NEI_MARGINS:
+        accs = {
+            name: _accuracy(
+                [three_way_label(dict(zip(LABELS, p, strict=True)), m) for p in probs[name]],
+                [e.label for e in exs],
+            )
+            for name, exs in sets.items()
+        }
+        table[m] = {k: round(a, 4) for k, a in accs.items()} | {
+            "mean": round(sum(accs.values()) / len(accs), 4)
+        }
+    best = max(NEI_MARGINS, key=lambda m: (table[m]["mean"], -abs(m)))
+    return {"margin": best, "n": {k: len(x) for k, x in sets.items()}, "by_margin": table}
+
+
+def executor_margin(v: Verifier, data_dir: Path, limit: int) -> dict:
+    items = list(tablesets.items_of("tabfact_val_train", data_dir))
+    exs = evalsets.build_eval("tabfact_val_train", data_dir, v.tokenizer, v.max_length)
+    keep = list(range(len(items)))
+    if limit and limit < len(keep):
+        keep = sorted(random.Random(0).sample(keep, limit))
+    probs = v.predict_pairs([exs[i].claim for i in keep], [exs[i].evidence for i in keep])
+    gold = [items[i].label for i in keep]
+    model = [SUPPORTS if p[0] >= p[1] else REFUTES for p in probs]
+    verdicts = [execute(items[i].claim, items[i].table) for i in keep]
+    table = {"off": round(_accuracy(model, gold), 4)}
+    for m in EXECUTOR_MARGINS:
+        pred = [
+            vd.label if combine(vd, dict(zip(LABELS, p, strict=True)), m) else label
+            for vd, p, label in zip(verdicts, probs, model, strict=True)
+        ]
+        table[str(m)] = round(_accuracy(pred, gold), 4)
+    best = max(EXECUTOR_MARGINS, key=lambda m: (table[str(m)], m))
+    helps = table[str(best)] > table["off"]
+    return {
+        "margin": best if helps else None,
+        "n": len(keep),
+        "answered": sum(vd is not None for vd in verdicts),
+        "accuracy_by_margin": table,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default=str(DEFAULT_MODEL))
+    ap.add_argument("--data-dir", default=str(sources.DEFAULT_DATA_DIR))
+    ap.add_argument("--tabfact", type=int, default=3000, help="val-train statements used")
+    ap.add_argument("--infotabs", type=int, default=1500, help="InfoTabs train pairs used")
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--write", action="store_true", help="record the margins in config.json")
+    args = ap.parse_args()
+    v = Verifier.load(args.model, threads=args.threads or None)
+    data_dir = Path(args.data_dir)
+    result = {
+        "nei": nei_margin(v, data_dir, args.infotabs),
+        "executor": executor_margin(v, data_dir, args.tabfact),
+    }
+    command = (
+        "PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python bench/calibrate_verifier.py "
+        + " ".join(sys.argv[1:])
+    )
+    print(json.dumps(result), flush=True)
+    if args.write:
+        path = Path(args.model) / "config.json"
+        config = json.loads(path.read_text(encoding="utf-8"))
+        config["wikicheck_nei_margin"] = result["nei"]["margin"]
+        config["wikicheck_executor_margin"] = result["executor"]["margin"]
+        config["wikicheck_calibration"] = {
+            "nei": {k: result["nei"][k] for k in ("margin", "n")},
+            "executor": {k: result["executor"][k] for k in ("margin", "n", "answered")},
+            "command": command,
+        }
+        path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote margins to {path}")
+    print("reproduce: " + command)
+
+
+if __name__ == "__main__":
+    main()
