@@ -6,11 +6,7 @@ from indexer.extract import extract_page
 from indexer.stores import open_store
 from retriever.config import RetrieverConfig
 from retriever.pipeline import Retriever
-
-
-def _cell(cid: str, value: str, header: bool = False) -> dict:
-    return {"id": cid, "value": value, "is_header": header, "row_span": "1", "column_span": "1"}
-
+from tests.api_pages import _cell
 
 PAGE = {
     "title": "Aare",
