@@ -17,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
+HANG_S = 120  # most seconds an interrupted index may take to commit and exit (even on a busy box)
 COPIES = 8  # ~1,900 pages, ~130k elements: long enough to be interrupted mid-run
 
 
@@ -64,7 +65,9 @@ def _index(corpus: Path, index_dir: Path, *extra: str, sig: int | None = None, a
         time.sleep(after)
         os.killpg(proc.pid, sig)  # the whole group, workers included, like a terminal's Ctrl-C
     try:
-        out, err = proc.communicate(timeout=60)
+        # After a signal the process must be gone within HANG_S (the old bug: forever); an
+        # uninterrupted build only has to finish, however loaded the machine is.
+        out, err = proc.communicate(timeout=HANG_S if sig is not None else 1200)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
