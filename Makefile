@@ -20,7 +20,7 @@ quickstart: setup
 	HF_HUB_OFFLINE=1 $(BIN)/wikicheck quickstart
 
 test: setup
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -rs -p no:cacheprovider
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -55,6 +55,12 @@ def _span(cell: dict, key: str) -> int:
     return n if 1 <= n <= 1000 else 1
 
 
+def _stored_spans(cell: dict, rows_left: int) -> dict[str, int]:
+    """The cell's spans as Element fields, only those over 1 (rows clamped to the table)."""
+    rs, cs = min(_span(cell, "row_span"), rows_left), _span(cell, "column_span")
+    return {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
+
+
 def extract_page(page: dict[str, Any]) -> list[Element]:
     """All evidence elements of one FEVEROUS page, in page order, with context.
 
@@ -200,6 +206,7 @@ def _extract_table(
         return bool(cells[i][0].get("is_header"))
 
     for cell, r, c, text, links in cells:
+        spans = _stored_spans(cell, len(rows) - r)
         header = bool(cell.get("is_header"))
         cid = cell.get("id")
         if not isinstance(cid, str) or not cid:
@@ -221,6 +228,7 @@ def _extract_table(
                     row=r,
                     col=c,
                     table_type=table_type,
+                    **spans,
                 )
             )
             continue
@@ -247,6 +255,7 @@ def _extract_table(
                 row_header_texts=[cells[i][3] for i in row_h],
                 col_headers=ch_ids,
                 col_header_texts=[cells[i][3] for i in col_h if i not in row_h],
+                **spans,
             )
         )
 

@@ -156,6 +156,9 @@ def test_openapi_docs(client):
         "/search",
         "/elements/{element_id}",
         "/pages/{title}",
+        "/",  # the page for people (tests/test_web_page.py)
+        "/view/{title}",
+        "/static/{name}",
     }
 
 

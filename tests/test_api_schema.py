@@ -43,6 +43,9 @@ OPERATIONS = [
     ("GET", "/search"),
     ("GET", "/elements/{element_id}"),
     ("GET", "/pages/{title}"),
+    ("GET", "/"),  # the page for people: HTML, documented as such
+    ("GET", "/view/{title}"),
+    ("GET", "/static/{name}"),
 ]
 CHECKS = [
     not_a_server_error,
@@ -64,12 +67,13 @@ def test_every_operation_is_covered(api_schema):
 
 # (schemathesis' own pytest integration reads a private pytest attribute that pytest 9
 # removed, so the cases are drawn from its strategies under plain hypothesis instead.)
-# Every operation with valid then invalid data (/health takes no input: nothing to invalidate).
+# Every operation with valid then invalid data (/health and / take no input: nothing to
+# invalidate).
 CASES = [
     pytest.param(m, p, mode, id=f"{m} {p} {mode.value}")
     for m, p in OPERATIONS
     for mode in GenerationMode
-    if not (p == "/health" and mode is GenerationMode.NEGATIVE)
+    if not (p in ("/health", "/") and mode is GenerationMode.NEGATIVE)
 ]
 
 

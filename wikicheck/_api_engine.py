@@ -194,19 +194,30 @@ def verify_many(
         from fastapi import HTTPException
 
         raise HTTPException(501, "this server was started without a verifier (--no-verifier)")
+    from verifier.predict import apply_table_verdict, table_verdict
+
     evidence = _retrieve(services, claims, depth)
     predictions = services.verifier.predict(list(zip(claims, evidence)), labels=labels)
-    return [
-        VerifyResponse(
-            claim=claim,
-            predicted_label=pred.label,
-            probabilities={k: float(v) for k, v in pred.probabilities.items()},
-            predicted_evidence=[ev.id for ev in evs],
-            evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
-            used_evidence=list(pred.used),
+    margin = getattr(services.verifier, "executor_margin", None)
+    out = []
+    for claim, evs, pred in zip(claims, evidence, predictions):
+        row: dict[str, Any] = {
+            "predicted_label": pred.label,
+            "probabilities": {k: float(v) for k, v in pred.probabilities.items()},
+        }
+        if margin is not None:  # the table program executor, as `predict` runs it
+            verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
+            apply_table_verdict(row, verdict, margin)
+        out.append(
+            VerifyResponse(
+                claim=claim,
+                predicted_evidence=[ev.id for ev in evs],
+                evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
+                used_evidence=list(pred.used),
+                **row,
+            )
         )
-        for claim, evs, pred in zip(claims, evidence, predictions)
-    ]
+    return out
 
 
 def load_services(

@@ -220,6 +220,14 @@ class VerifyResponse(BaseModel):
     used_evidence: list[str] = Field(
         [], description="Evidence ids that were inside the verifier's input window."
     )
+    # The table program executor's answer, as in prediction rows (verifier.predict); absent
+    # when it did not run (no calibrated margin in the checkpoint) or found nothing to compute.
+    rule: str | None = Field(None, description="The table program's operation.")
+    program: str | None = Field(None, description="What the table program computed.")
+    rule_label: str | None = Field(None, description="The table program's verdict.")
+    rule_applied: bool | None = Field(
+        None, description="Whether the table program's verdict replaced the model's label."
+    )
 
 
 class VerifyBatchResponse(BaseModel):

@@ -60,6 +60,7 @@ from wikicheck.errors import (
     WikicheckError,
 )
 from wikicheck.ids import parse_id
+from wikicheck.web import router as page_router
 
 __all__ = ["create_app", "Limits", "Services"]
 
@@ -197,6 +198,7 @@ def create_app(
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes)
     add_error_handlers(app)
     _add_routes(app)
+    app.include_router(page_router)  # the page for people: /, /view/{title}
     return app
 
 

@@ -45,6 +45,9 @@ class Element:
     row_header_texts: list[str] = field(default_factory=list)
     col_headers: list[str] = field(default_factory=list)
     col_header_texts: list[str] = field(default_factory=list)
+    # rows / columns a table cell spans when more than one (None: 1); a page view draws the table
+    row_span: int | None = None
+    col_span: int | None = None
     # lists
     list_no: int | None = None
     level: int | None = None

@@ -61,7 +61,7 @@ _TIE_CAP = 10_000  # most hits read to order one run of equal scores (filter-onl
 
 _DEFAULTS = {"links", "section_ids", "section_names", "context", "table", "row", "col",
              "table_type", "row_headers", "row_header_texts", "col_headers",
-             "col_header_texts", "list_no", "level"}  # fmt: skip
+             "col_header_texts", "list_no", "level", "row_span", "col_span"}  # fmt: skip
 _SLOTS = Element.__slots__
 
 

@@ -55,12 +55,14 @@ def synthetic_tables(
     infoboxes and OTT-QA tables, each against its own focused table; ``SYNTHETIC_NEI_RATE`` also
     against another table. No table of an evaluation split, nor an OTT-QA table of a page that
     has one, is used. ``limit`` samples statements before they are linearized (the costly part)."""
-    held = tablesets.tabfact_items(data_dir, "val_heldout") + tablesets.tabfact_items(
-        data_dir, "val_train"
-    )
-    dev = tablesets.infotabs_items(data_dir, "dev")
-    held_keys = {it.key for it in held} | {it.key for it in dev}
-    held_pages = {it.table[0].page for it in held + dev if it.table}
+    held: list[tablesets.TableItem] = []  # evaluation items whose tables must stay unseen
+    if {"tabfact", "ottqa"} & set(sources_from):
+        held += tablesets.tabfact_items(data_dir, "val_heldout")
+        held += tablesets.tabfact_items(data_dir, "val_train")
+    if {"infotabs", "ottqa"} & set(sources_from):
+        held += tablesets.infotabs_items(data_dir, "dev")
+    held_keys = {it.key for it in held}
+    held_pages = {it.table[0].page for it in held if it.table}
     tables: dict[str, list] = {}
     if "tabfact" in sources_from:
         for it in tablesets.tabfact_items(data_dir, "train"):

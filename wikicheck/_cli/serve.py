@@ -76,6 +76,9 @@ def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coales
           retriever_config, model, retry_s, no_verifier, log_level) -> None:  # fmt: skip
     """Serve retrieval, verdicts and index lookups over HTTP (OpenAPI docs at /docs).
 
+    A page for people is at / (type a claim, read the verdict and its evidence, search) and
+    /view/TITLE shows a whole indexed page.
+
     The index and models load once, in the background: /health answers 503 until they are
     ready, then 200. Listens on loopback by default; use --host 0.0.0.0 in a container.
 

@@ -1,0 +1,243 @@
+"""The page in a real browser: Debian's chromium driven by Playwright (one launch per module).
+
+Starts ``create_app`` under uvicorn on a free 127.0.0.1 port over a small real index (sample
+pages + a hand-made page with markup in its title and text), with the real retriever and a tiny
+real verifier (random weights: the verdict is meaningless, its display is what is checked).
+Skipped, with the reason, when chromium or Playwright is missing (``.ci/run`` installs chromium).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from urllib.parse import quote
+
+import pytest
+
+from tests.web_fixtures import TRICKY_TITLE, build_web_index
+from wikicheck.model import LABELS
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip(
+        "no chromium on PATH (apt-get install -y chromium; .ci/run does it as root)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+
+AARE_CLAIM = "The Aare flows through the cantons of Bern, Solothurn and Aargau."
+#: How chromium logs a 4xx answer: expected where a test sends bad input on purpose.
+_REFUSED = "Failed to load resource: the server responded with a status of 4"
+WAIT_MS = 120_000  # generous: on the shared 2-core machine a request can wait long behind others
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from indexer.stores import open_store
+    from retriever.pipeline import Retriever
+    from tests.api_fixtures import tiny_verifier_checkpoint
+    from verifier.model import Verifier
+    from wikicheck.api import create_app
+
+    tmp = tmp_path_factory.mktemp("web-browser")
+    store = open_store(index_dir=str(build_web_index(tmp / "index")))
+    retriever = Retriever(store)
+    retriever.retrieve("warm-up claim about the Aare")  # load spaCy and the encoder now
+    verifier = Verifier.load(tiny_verifier_checkpoint(tmp / "verifier"), max_length=128)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(store, retriever, verifier), log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+    sock.close()
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    pw = sync_api.sync_playwright().start()
+    try:
+        b = pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
+    except Exception as exc:  # a chromium Playwright cannot drive: say so, do not error
+        pw.stop()
+        pytest.skip(f"chromium at {CHROMIUM} could not be launched by Playwright: {exc}")
+    yield b
+    b.close()
+    pw.stop()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(WAIT_MS)
+    problems: list[str] = []
+    p.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+    p.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    p.on("console", lambda m: m.type == "error" and not m.text.startswith(_REFUSED)
+         and problems.append(f"console: {m.text}"))  # fmt: skip
+    yield p
+    context.close()
+    assert problems == []  # no script ran from data, no JS error, no CSP violation
+
+
+def _opacity(locator) -> float:
+    return float(locator.evaluate("node => getComputedStyle(node).opacity"))
+
+
+def test_claim_by_keyboard_gives_verdict_and_the_evidence_table_drawn(page, tmp_path):
+    page.goto("/")
+    page.locator("#claim").fill(AARE_CLAIM)
+    with page.expect_response("**/verify") as answer:
+        page.locator("#claim").press("Enter")
+    result = answer.value.json()
+    page.locator("#verdict-label").wait_for()
+    assert page.locator("#verdict-label").inner_text() == result["predicted_label"] in LABELS
+    assert page.locator(".probs tr").count() == 3
+    ranked = page.locator("li.ev").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
+    assert ranked == [ev["id"] for ev in result["evidence"]]  # confidence order kept
+    assert "Aare_cell_0_3_1" in ranked
+
+    item = page.locator('li.ev[data-id="Aare_cell_0_3_1"]')
+    assert item.locator(".page-link").inner_text() == "Aare"
+    assert item.locator(".row-headers").inner_text() == "Cantons"
+    assert item.locator(".col-headers").inner_text() == "Location · Aare"
+    highlighted = 'td.hl[data-id="Aare_cell_0_3_1"]'
+    table = page.locator("table.evidence-table", has=page.locator(highlighted))
+    cell = table.locator(highlighted)
+    cell.wait_for()
+    assert "Solothurn" in cell.inner_text()
+    rank = ranked.index("Aare_cell_0_3_1") + 1
+    assert cell.get_attribute("data-rank") == str(rank)
+    assert table.locator('th[colspan="2"]').count() >= 2  # the infobox's spanning headers
+    drawn = table.locator("td[data-id]").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
+    rest = [i for i in drawn if i not in ranked]
+    assert rest, "every cell of the table is evidence: nothing to see dimmed"
+    other = table.locator(f'td[data-id="{rest[0]}"]')
+    assert "hl" not in (other.get_attribute("class") or "")
+    marked = table.locator(".hl").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
+    assert set(marked) == {i for i in ranked if i.startswith("Aare_")} & set(drawn + marked)
+    focus = table.locator(".focus").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
+    assert focus == [next(i for i in ranked if i in marked)]  # the item that drew the table
+    assert _opacity(other) < 0.5 <= _opacity(cell) == 1.0  # the rest is dimmed
+    shot = tmp_path / "verdict.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    print(f"screenshot: {shot}")
+
+    href = item.locator(".page-link").get_attribute("href")
+    assert href.startswith("/view/Aare?highlight=") and "Aare_cell_0_3_1" in href
+    item.locator(".page-link").click()
+    page.wait_for_url("**/view/Aare?highlight=*")
+    assert page.locator('td.hl[data-id="Aare_cell_0_3_1"]').count() == 1
+
+
+def test_view_highlight_marks_the_element_and_shows_ids_on_hover(page, tmp_path):
+    response = page.goto("/view/Aare?highlight=Aare_sentence_1,cell_0_3_1")
+    assert response.status == 200
+    marked = page.locator(".hl").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
+    assert marked == ["Aare_sentence_1", "Aare_cell_0_3_1"]
+    cell = page.locator('[data-id="Aare_cell_0_3_1"]')
+    background = cell.evaluate("node => getComputedStyle(node).backgroundColor")
+    plain = page.locator('[data-id="Aare_cell_0_2_1"]')
+    assert background != plain.evaluate("node => getComputedStyle(node).backgroundColor")
+    cell.hover()
+    assert cell.get_attribute("title") == "Aare_cell_0_3_1"
+    assert page.locator("h2.section").count() > 0 and page.locator("ul.items li").count() > 0
+    page.screenshot(path=str(tmp_path / "view.png"))
+
+
+def test_bad_input_is_a_readable_message_never_a_blank_page(page):
+    page.goto("/")
+    status = page.locator("#status")
+    page.locator("#claim").press("Enter")
+    assert status.inner_text() == "Type a claim to check first."
+    page.locator("#claim").fill("a" * 10_000)
+    assert page.locator("#claim-count.over").inner_text() == "10000"
+    page.locator("#claim").press("Enter")
+    page.locator("#status.error").wait_for()
+    assert status.inner_text() == (
+        "The server refused this request (422): claim: String should have at most 2000 characters"
+    )
+    assert page.locator("#verdict").is_hidden()
+
+    claim = '<script>window.pwned=1</script> The Aare\'s "cantons" <img src=x onerror=alert(1)>'
+    page.locator("#claim").fill(claim)
+    page.locator("#claim").press("Enter")
+    page.locator("#verdict-label").wait_for()
+    assert page.locator("#verdict .claim").inner_text() == claim
+    assert "&lt;script&gt;" in page.locator("#verdict .claim").inner_html()
+    assert page.evaluate("typeof window.pwned") == "undefined"
+    assert page.locator("main script, main img").count() == 0
+
+    response = page.goto("/view/" + quote("Nope<script>alert('x')</script>", safe=""))
+    assert response.status == 404
+    assert page.locator("h1").inner_text() == "404: not found"
+    assert "Nope<script>alert('x')</script>" in page.locator("#error-message").inner_text()
+
+
+def test_search_with_type_and_page_filters_shows_hits_in_context(page):
+    page.goto("/")
+    page.locator("#q").fill("motto never")
+    page.locator("#page").fill(TRICKY_TITLE)
+    page.locator("#type").select_option("sentence")
+    page.locator("#q").press("Enter")
+    hit = page.locator("li.hit").first
+    hit.wait_for()
+    assert hit.get_attribute("data-id") == f"{TRICKY_TITLE}_sentence_0"
+    assert hit.locator(".page-link").inner_text() == TRICKY_TITLE  # markup shown as text
+    assert "<img src=x onerror=alert(1)>" in hit.locator(".text").inner_text()
+    assert page.locator("li.hit").count() == 1
+
+    page.locator("#page").fill("")
+    page.locator("#type").select_option("cell")
+    page.locator("#q").fill("Ang Lee")
+    page.locator("#search-submit").click()
+    page.wait_for_function("document.querySelector('li.hit')?.dataset.id.includes('_cell_')")
+    first = page.locator("li.hit").first
+    assert first.locator(".page-link").inner_text() == "Brokeback Mountain"
+    assert first.locator(".row-headers").inner_text() == "Directed by"
+
+    page.locator("#q").fill("*** ()")
+    page.locator("#q").press("Enter")
+    page.locator("#search-status.error").wait_for()
+    assert "q: no words to search for" in page.locator("#search-status").inner_text()
+
+
+def test_table_program_and_rule_are_shown_when_the_answer_carries_them(page):
+    def add_program(route):
+        response = route.fetch()
+        body = response.json()
+        body.update(
+            rule="count",
+            program='count(rows where "Cantons" contains "Bern") = 1',
+            rule_label="SUPPORTS",
+            rule_applied=True,
+        )
+        route.fulfill(response=response, json=body)
+
+    page.route("**/verify", add_program)
+    page.goto("/")
+    page.locator("#claim").fill(AARE_CLAIM)
+    page.locator("#claim").press("Enter")
+    box = page.locator("#verdict-program")
+    box.wait_for()
+    assert box.locator(".rule").inner_text() == "count"
+    assert box.locator(".rule-label").inner_text() == "says SUPPORTS"
+    assert box.locator(".applied").inner_text() == "(decided the verdict)"
+    assert box.locator("pre").inner_text() == 'count(rows where "Cantons" contains "Bern") = 1'

@@ -1,0 +1,287 @@
+// The page's behaviour: calls the JSON API (/verify, /retrieve, /search) and draws the answers.
+// Every text from the server goes into the DOM as text (textContent), never as markup; tables are
+// taken from the server-rendered, escaped /view page so one renderer draws every table.
+"use strict";
+
+(function () {
+  const LABEL_CLASS = { "SUPPORTS": "supports", "REFUTES": "refutes", "NOT ENOUGH INFO": "nei" };
+  const TABLE_TYPES = new Set(["cell", "header_cell", "table_caption"]);
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value);
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function viewUrl(title, ids) {
+    const url = "/view/" + encodeURIComponent(title);
+    return ids && ids.length ? url + "?highlight=" + encodeURIComponent(ids.join(",")) : url;
+  }
+
+  function setStatus(node, text, kind) {
+    node.textContent = text || "";
+    node.className = "status" + (kind ? " " + kind : "");
+  }
+
+  // A failed response as one readable sentence: the API's {"detail": ...} or the status text.
+  async function failure(response) {
+    let detail = "";
+    try {
+      const body = await response.json();
+      const said = body.detail ?? body.error ?? body.status ?? body;
+      detail = typeof said === "string" ? said : JSON.stringify(said);
+    } catch (err) {
+      detail = response.statusText || "no explanation given";
+    }
+    detail = detail.replace(/(^|; )(body|query)\./g, "$1");
+    const what = response.status === 503 ? "The server is not ready" :
+      response.status >= 500 ? "The server failed" : "The server refused this request";
+    return `${what} (${response.status}): ${detail}`;
+  }
+
+  async function call(url, options) {
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (err) {
+      return { error: `Could not reach the server: ${err.message}` };
+    }
+    if (!response.ok) return { error: await failure(response), status: response.status };
+    return { data: await response.json() };
+  }
+
+  function postJson(url, body) {
+    return call(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  // -- context lines shared by evidence and search hits ----------------------------------------
+
+  function contextLine(item, highlightIds) {
+    const line = el("div", { class: "ctx-line" },
+      el("span", { class: "type", text: item.type.replace("_", " ") }),
+      el("a", { class: "page-link", href: viewUrl(item.page, highlightIds || [item.id]),
+                title: "open the whole page", text: item.page }));
+    if (item.section_names && item.section_names.length) {
+      line.append(el("span", { class: "sections", text: item.section_names.join(" › ") }));
+    }
+    const rows = item.row_header_texts || [], cols = item.col_header_texts || [];
+    if (rows.length) line.append(el("span", { class: "row-headers", text: rows.join(" · ") }));
+    if (cols.length) line.append(el("span", { class: "col-headers", text: cols.join(" · ") }));
+    line.append(el("code", { class: "id", text: item.id }));
+    return line;
+  }
+
+  // -- tables drawn from the /view page ---------------------------------------------------------
+
+  const pageCache = new Map();
+
+  function fetchPage(title, ids) {
+    const key = title + "\u0000" + ids.join(",");
+    if (!pageCache.has(key)) {
+      pageCache.set(key, fetch(viewUrl(title, ids)).then(async (response) => {
+        if (!response.ok) throw new Error(`the page view answered ${response.status}`);
+        return new DOMParser().parseFromString(await response.text(), "text/html");
+      }));
+    }
+    return pageCache.get(key);
+  }
+
+  // The table of `item` from its page's view, evidence cells marked (their rank shown), the
+  // item's own cell in focus, headers of evidence half-lit and every other cell dimmed (CSS).
+  async function drawTable(slot, item, pageIds, ranks, contextIds) {
+    try {
+      const doc = await fetchPage(item.page, pageIds);
+      const table = doc.querySelector(`table[data-table="${Number(item.table)}"]`);
+      if (!table) throw new Error(`table ${item.table} is not on the page`);
+      const drawn = document.importNode(table, true);
+      drawn.classList.add("evidence-table");
+      for (const cell of drawn.querySelectorAll("[data-id]")) {
+        const id = cell.dataset.id;
+        if (ranks.has(id)) cell.dataset.rank = String(ranks.get(id));
+        if (id === item.id) cell.classList.add("focus");
+        if (contextIds.has(id) && !cell.classList.contains("hl")) cell.classList.add("ctx");
+      }
+      slot.replaceChildren(el("div", { class: "table-wrap" }, drawn));
+    } catch (err) {
+      slot.replaceChildren(el("p", { class: "warn", text: `The table could not be drawn: ${err.message}` }));
+    }
+  }
+
+  // -- verdict and evidence ---------------------------------------------------------------------
+
+  function renderVerdict(node, result) {
+    node.replaceChildren();
+    node.hidden = false;
+    const label = result.predicted_label;
+    node.className = "verdict " + (LABEL_CLASS[label] || "");
+    node.append(el("blockquote", { class: "claim", text: result.claim }));
+    node.append(el("div", { class: "label", id: "verdict-label", text: label }));
+    const probs = el("table", { class: "probs" });
+    for (const [name, p] of Object.entries(result.probabilities || {})) {
+      const meter = el("meter", { min: "0", max: "1", value: String(p) });
+      probs.append(el("tr", {}, el("th", { text: name }), el("td", {}, meter),
+        el("td", { class: "num", text: (100 * p).toFixed(1) + " %" })));
+    }
+    node.append(probs);
+    // The table program executor's answer, as prediction rows carry it (verifier/predict.py):
+    // rule (the operation), program (what it computed), rule_label, rule_applied.
+    if (result.rule || result.program) {
+      const applied = result.rule_applied === undefined ? "" :
+        result.rule_applied ? "decided the verdict" : "overruled by the model";
+      const box = el("div", { class: "program", id: "verdict-program" },
+        el("span", { class: "what", text: "Table program" }));
+      if (result.rule) box.append(" ", el("code", { class: "rule", text: result.rule }));
+      if (result.rule_label) box.append(" ", el("span", { class: "rule-label", text: `says ${result.rule_label}` }));
+      if (applied) box.append(" ", el("span", { class: "applied", text: `(${applied})` }));
+      if (result.program) box.append(el("pre", { text: result.program }));
+      node.append(box);
+    }
+  }
+
+  function renderEvidence(list, result) {
+    list.replaceChildren();
+    const evidence = result.evidence || [];
+    const used = new Set(result.used_evidence || []);
+    const byPage = new Map();
+    for (const ev of evidence) {
+      if (!byPage.has(ev.page)) byPage.set(ev.page, []);
+      byPage.get(ev.page).push(ev.id);
+    }
+    const contextIds = new Set(evidence.flatMap((ev) => ev.context || []));
+    const ranks = new Map(evidence.map((ev, i) => [ev.id, i + 1]));
+    const firstOfTable = new Map();
+    evidence.forEach((ev, i) => {
+      const pageIds = byPage.get(ev.page);
+      const li = el("li", { class: "ev " + ev.type, "data-id": ev.id },
+        el("div", { class: "rank-line" },
+          el("span", { class: "rank", text: `#${i + 1}` }),
+          el("span", { class: "score", text: `score ${Number(ev.score).toFixed(3)}` }),
+          used.has(ev.id) ? el("span", { class: "used", text: "read by the verifier" }) : null),
+        contextLine(ev, pageIds));
+      li.append(el("div", { class: "text", text: ev.text }));
+      if (TABLE_TYPES.has(ev.type) && ev.table !== null && ev.table !== undefined) {
+        const key = ev.page + "\u0000" + ev.table;
+        if (firstOfTable.has(key)) {
+          li.append(el("p", { class: "same-table", text: `In the table drawn at #${firstOfTable.get(key)}.` }));
+        } else {
+          firstOfTable.set(key, i + 1);
+          const slot = el("div", { class: "table-slot", text: "Drawing the table…" });
+          li.append(slot);
+          drawTable(slot, ev, pageIds, ranks, contextIds);
+        }
+      }
+      list.append(li);
+    });
+    if (!evidence.length) list.append(el("li", { class: "empty", text: "No evidence found in the index." }));
+  }
+
+  // On submitting form `formId`: run(value, statusNode) with input `inputId`'s trimmed value, or
+  // say `empty` in the status line when there is nothing to send.
+  function onSubmit(formId, inputId, statusId, empty, run) {
+    document.getElementById(formId).addEventListener("submit", (event) => {
+      event.preventDefault();
+      const status = document.getElementById(statusId);
+      const value = document.getElementById(inputId).value.trim();
+      if (value) run(value, status);
+      else setStatus(status, empty, "error");
+    });
+  }
+
+  let claimRequest = 0;
+
+  async function verifyClaim(claim, status) {
+    const verdict = document.getElementById("verdict");
+    const list = document.getElementById("evidence");
+    const mine = ++claimRequest;
+    const button = document.getElementById("claim-submit");
+    button.disabled = true;
+    setStatus(status, "Checking the claim…", "busy");
+    try {
+      let answer = await postJson("/verify", { claim });
+      let note = "";
+      if (answer.status === 501) {  // started with --no-verifier: evidence only
+        answer = await postJson("/retrieve", { claim });
+        note = "This server has no verifier: evidence only.";
+      }
+      if (mine !== claimRequest) return;
+      if (answer.error) {  // no stale verdict under the message
+        setStatus(status, answer.error, "error");
+        verdict.hidden = true;
+        list.replaceChildren();
+        return;
+      }
+      setStatus(status, note || `${answer.data.evidence.length} evidence elements, best first.`, "done");
+      if (answer.data.predicted_label) renderVerdict(verdict, answer.data);
+      else verdict.hidden = true;
+      renderEvidence(list, answer.data);
+    } finally {
+      if (mine === claimRequest) button.disabled = false;
+    }
+  }
+
+  // -- search -----------------------------------------------------------------------------------
+
+  async function search(q, status) {
+    const hits = document.getElementById("hits");
+    const params = new URLSearchParams({ q, k: "20" });
+    const type = document.getElementById("type").value;
+    const page = document.getElementById("page").value.trim();
+    if (type) params.set("type", type);
+    if (page) params.set("page", page);
+    setStatus(status, "Searching…", "busy");
+    const answer = await call("/search?" + params.toString());
+    if (answer.error) {
+      setStatus(status, answer.error, "error");
+      hits.replaceChildren();
+      return;
+    }
+    const found = answer.data.hits;
+    setStatus(status, found.length ? `${found.length} hits, best first.` : "No hits.", "done");
+    hits.replaceChildren(...found.map((hit) => el("li", { class: "hit " + hit.type, "data-id": hit.id },
+      contextLine(hit),
+      el("div", { class: "text", text: hit.text }),
+      el("span", { class: "score", text: `score ${Number(hit.score).toFixed(3)}` }))));
+  }
+
+  // -- wiring -----------------------------------------------------------------------------------
+
+  function setupHome() {
+    const claim = document.getElementById("claim");
+    const count = document.getElementById("claim-count");
+    const max = claim.dataset.max ? Number(claim.dataset.max) : Infinity;
+    claim.addEventListener("input", () => {
+      count.textContent = String(claim.value.length);
+      count.classList.toggle("over", claim.value.length > max);
+    });
+    claim.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        document.getElementById("claim-form").requestSubmit();
+      }
+    });
+    onSubmit("claim-form", "claim", "status", "Type a claim to check first.", verifyClaim);
+    onSubmit("search-form", "q", "search-status", "Type words to search for.", search);
+    call("/health").then((answer) => {
+      if (answer.error) setStatus(document.getElementById("status"), answer.error, "error");
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    if (document.getElementById("claim-form")) setupHome();
+    const first = document.querySelector(".view .hl");
+    if (first) first.scrollIntoView({ block: "center" });
+  });
+})();
