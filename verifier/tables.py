@@ -275,8 +275,10 @@ def _two_rows(claim: _Claim, t: TableGrid) -> tuple[int, int] | None:
     return a_rows.pop(), b_rows.pop()
 
 
-def _difference(claim: _Claim, t: TableGrid) -> Verdict | None:
-    """ "<row A> has N more/less <column> than <row B>": the difference of the two rows."""
+def _more_less(
+    claim: _Claim, t: TableGrid
+) -> tuple[bool, tuple[int, int], int, float | None, float | None] | None:
+    """ "<row A> ... more/less <column> than <row B>": (more?, rows, column, A's and B's values)."""
     more, less = bool(claim.words & _MORE), bool(claim.words & _LESS)
     rows = _two_rows(claim, t)
     if rows is None or more == less:
@@ -284,7 +286,15 @@ def _difference(claim: _Claim, t: TableGrid) -> Verdict | None:
     col = _one_numeric_column(claim, t, fallback=True)
     if col is None:
         return None
-    a, b = t.value(rows[0], col), t.value(rows[1], col)
+    return more, rows, col, t.value(rows[0], col), t.value(rows[1], col)
+
+
+def _difference(claim: _Claim, t: TableGrid) -> Verdict | None:
+    """ "<row A> has N more/less <column> than <row B>": the difference of the two rows."""
+    parsed = _more_less(claim, t)
+    if parsed is None:
+        return None
+    more, rows, col, a, b = parsed
     cut = claim.tokens.index("than")
     stated = [n for n in _Claim(claim.tokens[:cut], set(), []).numbers() if n not in (a, b)]
     if a is None or b is None or len(stated) != 1:
@@ -298,14 +308,10 @@ def _difference(claim: _Claim, t: TableGrid) -> Verdict | None:
 
 def _compare(claim: _Claim, t: TableGrid) -> Verdict | None:
     """ "<row A> has more/less <column> than <row B>": compare the two rows' numbers."""
-    more, less = bool(claim.words & _MORE), bool(claim.words & _LESS)
-    rows = _two_rows(claim, t)
-    if rows is None or more == less:
+    parsed = _more_less(claim, t)
+    if parsed is None:
         return None
-    col = _one_numeric_column(claim, t, fallback=True)
-    if col is None:
-        return None
-    a, b = t.value(rows[0], col), t.value(rows[1], col)
+    more, rows, col, a, b = parsed
     if a is None or b is None or a == b:
         return None
     h = t.headers[col]

@@ -177,16 +177,23 @@ def _numeric_columns(g: Grid) -> list[int]:
     return [c for c in range(len(g.headers)) if c != g.key and g.headers[c] and g.numeric(c)]
 
 
-def comparison(g: Grid, rng: random.Random) -> list[Statement]:
-    """'<row a> has a higher/lower <column> than <row b>', labelled by the numbers."""
+def _two_rows(g: Grid, rng: random.Random) -> tuple[int, list[float], int, int] | None:
+    """A numeric column and two rows whose values differ (column, values, row a, row b)."""
     cols = _numeric_columns(g)
     if not cols:
-        return []
+        return None
     c = rng.choice(cols)
     values = g.numeric(c) or []
     a, b = rng.sample(range(len(g.rows)), 2)
-    if values[a] == values[b]:
+    return None if values[a] == values[b] else (c, values, a, b)
+
+
+def comparison(g: Grid, rng: random.Random) -> list[Statement]:
+    """'<row a> has a higher/lower <column> than <row b>', labelled by the numbers."""
+    picked = _two_rows(g, rng)
+    if picked is None:
         return []
+    c, values, a, b = picked
     h = _header(g, c)
     out = []
     for higher in (True, False):
@@ -298,12 +305,10 @@ def aggregate(g: Grid, rng: random.Random) -> list[Statement]:
 
 def difference(g: Grid, rng: random.Random) -> list[Statement]:
     """'<row a> has D more <column> than <row b>'; false: D perturbed."""
-    cols = _numeric_columns(g)
-    if not cols:
+    picked = _two_rows(g, rng)
+    if picked is None:
         return []
-    c = rng.choice(cols)
-    values = g.numeric(c) or []
-    a, b = rng.sample(range(len(g.rows)), 2)
+    c, values, a, b = picked
     if values[a] < values[b]:
         a, b = b, a
     d = round(values[a] - values[b], 2)
