@@ -63,7 +63,10 @@ def _index(corpus: Path, index_dir: Path, *extra: str, sig: int | None = None, a
     )  # fmt: skip
     if sig is not None:
         time.sleep(after)
-        os.killpg(proc.pid, sig)  # the whole group, workers included, like a terminal's Ctrl-C
+        if sig == signal.SIGINT:  # the whole group, workers included, like a terminal's Ctrl-C
+            os.killpg(proc.pid, sig)
+        else:  # SIGTERM as `kill PID` and `docker stop` send it: to the main process
+            os.kill(proc.pid, sig)
     try:
         # After a signal the process must be gone within HANG_S (the old bug: forever); an
         # uninterrupted build only has to finish, however loaded the machine is.
