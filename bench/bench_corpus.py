@@ -105,8 +105,8 @@ def build_index(pages_path: str, index_dir: str) -> None:
 
     if os.path.exists(os.path.join(index_dir, "wikicheck-index.json")):
         return
-    store = open_store(index_dir=index_dir, create=True)
-    w = store.writer(heap_mb=512)
+    store = open_store(index_dir=index_dir, create=True, heap_mb=512)
+    w = store.writer()
     t0 = time.perf_counter()
     n = els = 0
     with open(pages_path, "rb") as fh:

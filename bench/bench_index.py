@@ -12,6 +12,14 @@ sentences; the material is reused with rewritten titles (``Title (2)``) once exh
 
     python bench/bench_index.py --sizes 100000 1000000
     python bench/bench_index.py --corpus bench-corpus.jsonl
+    python bench/bench_index.py --corpus pages.jsonl --vs-tantivy --rounds 3
+
+``--vs-tantivy`` measures the anchor the goal is stated in, in the same run: raw Tantivy
+ingestion from Python of **the same documents** (the store's own schemas, fields and options;
+every page encoded in memory beforehand, so only ``Document`` construction, ``add_document`` and
+one final commit are timed), with ``--writer-threads`` writer threads.
+Rounds alternate raw / ``wikicheck index`` so a load change hits both; it prints each side's
+median elements/s and the ratio.
 """
 
 from __future__ import annotations
@@ -199,6 +207,71 @@ def run_index(corpus: Path, index_dir: Path, workers: int | None, batch: int | N
     }
 
 
+def raw_documents(corpus: Path) -> list[tuple]:
+    """Every page of ``corpus`` as the store's encoded tuples (prepared outside the timing)."""
+    from indexer.extract import extract_page
+    from indexer.stores.tantivy import encode_page
+
+    pages = []
+    with open(corpus, "rb") as fh:
+        for line in fh:
+            page = orjson.loads(line)
+            pages.append(encode_page(page["title"], extract_page(page)))
+    return pages
+
+
+def raw_tantivy(pages: list[tuple], index_dir: Path, threads: int, heap_mb: int = 512) -> float:
+    """Seconds for Tantivy to ingest ``pages`` with nothing of the pipeline around it.
+
+    The documents are built by the store's own writer (``add_encoded``: the same schema,
+    fields and options; one ``Document`` per element and page) from pages encoded in memory
+    beforehand, then committed once: what is left is Tantivy's own work plus the unavoidable
+    Python ``Document`` construction, no reading, JSON parsing, extraction or worker hand-off.
+    """
+    from indexer.stores.tantivy import TantivyStore
+
+    shutil.rmtree(index_dir, ignore_errors=True)
+    t0 = time.perf_counter()
+    store = TantivyStore(index_dir, create=True, heap_mb=heap_mb, writer_threads=threads)
+    writer = store.writer()
+    for page in pages:
+        writer.add_encoded(page)
+    writer.commit()
+    writer.close()
+    return time.perf_counter() - t0
+
+
+def vs_tantivy(args, work: Path) -> None:
+    """Rounds of raw Tantivy vs ``wikicheck index`` on the same corpus (module doc)."""
+    import statistics
+
+    t = time.perf_counter()
+    pages = raw_documents(args.corpus)
+    n_el = sum(len(p[4]) for p in pages)
+    print(f"{args.corpus}: {len(pages):,} pages, {n_el:,} elements "
+          f"(prepared for raw Tantivy in {time.perf_counter() - t:.0f}s)", flush=True)  # fmt: skip
+    raw_rates, ours_rates, peaks = [], [], []
+    for rnd in range(1, args.rounds + 1):
+        secs = raw_tantivy(pages, work / "raw-index", args.writer_threads)
+        raw_rates.append(n_el / secs)
+        index_dir = work / "wikicheck-index"
+        shutil.rmtree(index_dir, ignore_errors=True)
+        r = run_index(args.corpus, index_dir, args.workers, args.batch_size)
+        ours_rates.append(r["summary"]["elements"] / r["wall_s"])
+        peaks.append(r["peak_rss"])
+        print(f"  round {rnd}: raw Tantivy {raw_rates[-1]:,.0f} el/s, wikicheck index "
+              f"{ours_rates[-1]:,.0f} el/s, peak RSS {r['peak_rss'] / 2**20:,.0f} MiB, "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    raw, ours = statistics.median(raw_rates), statistics.median(ours_rates)
+    print(f"raw Tantivy ({args.writer_threads} writer threads): {raw:,.0f} el/s median; "
+          f"wikicheck index: {ours:,.0f} el/s median (whole process: start, read, extract, "
+          f"write, commit); ratio {ours / raw:.3f}; median of per-round ratios "
+          f"{statistics.median(o / r for o, r in zip(ours_rates, raw_rates)):.3f}; "
+          f"peak RSS {max(peaks) / 2**20:,.0f} MiB")  # fmt: skip
+    shutil.rmtree(work / "raw-index", ignore_errors=True)
+    shutil.rmtree(work / "wikicheck-index", ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000],
@@ -209,9 +282,20 @@ def main() -> None:
     ap.add_argument("--workdir", type=Path, default=None, help="where corpora/indices go")
     ap.add_argument("--full-elements", type=int, default=FULL_DUMP_ELEMENTS)
     ap.add_argument("--keep", action="store_true", help="keep generated corpora and indices")
+    ap.add_argument("--vs-tantivy", action="store_true", help="vs raw Tantivy, same documents")
+    ap.add_argument("--rounds", type=int, default=3, help="--vs-tantivy: rounds")
+    ap.add_argument("--writer-threads", type=int, default=2, help="--vs-tantivy: raw writer")
     args = ap.parse_args()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="wikicheck-bench-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.vs_tantivy:
+        if args.corpus is None:
+            raise SystemExit("--vs-tantivy needs --corpus (a FEVEROUS .jsonl file)")
+        vs_tantivy(args, work)
+        print("command: " + " ".join([Path(sys.executable).name, *sys.argv]))
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     runs = []
     jobs = [(args.corpus, None)] if args.corpus else [(None, n) for n in args.sizes]
     for corpus, size in jobs:

@@ -10,12 +10,21 @@ Corpus: FEVEROUS-S partial pages + 178k OTT-QA Wikipedia lead passages (built an
 * ``sent_r@5`` — share of gold sentences inside the 5 predicted sentences;
 * throughput (claims/s over the whole run) and p50/p95 latency per claim and per stage.
 
+``--vs-bm25s`` measures speed against the anchor the goals are stated in: plain BM25 (bm25s, one
+thread, in memory, over every element's page title + text of the same ``pages.jsonl``), the claim
+as one query, top 5 elements. Rounds of ``--round`` claims alternate ours / anchor on the same
+claims in the same process, so a load change hits both; it prints each side's median claims/s
+over the rounds, the ratio, and both sides' recall. ``--part tune`` / ``heldout`` keeps the
+FEVEROUS-S dev-tune claims on one side of the verifier's 60/40 hashed split
+(:func:`verifier.training.sources.in_split`): tune on ``tune``, report ``heldout``.
+
 Configurations (the ablation): ``bm25-baseline`` (claim as one element query, title boosted, no
 page stage), ``titles`` (title lookups only), ``bm25`` (page BM25 only), ``fusion`` (titles + page
 BM25 + global element pass, RRF), ``dense`` (fusion + MiniLM re-ranking, the default).
 
     python bench/bench_retrieval.py --configs bm25-baseline,titles,bm25,fusion,dense
     python bench/bench_retrieval.py --configs dense --limit 500 --set w_dense=1.5
+    python bench/bench_retrieval.py --vs-bm25s --configs dense --part heldout
 """
 
 from __future__ import annotations
@@ -41,14 +50,103 @@ ABLATIONS: dict[str, dict] = {
     "dense-torch": dict(dense_backend="torch"),
     # the same dense pipeline ignoring precomputed vectors: every candidate encoded (cold)
     "dense-cold": dict(dense_vectors="none"),
+    # the dense candidates before issue 20 (30) vs the default (15), in the same run
+    "dense-30": dict(dense_candidates=30),
 }
 
 
-def load_claims(path: str, limit: int | None):
+def load_claims(path: str, limit: int | None, part: str = "all"):
+    """Claims of ``path``; ``part`` tune/heldout: one side of the verifier's 60/40 split."""
+    from verifier.training.sources import in_split
     from wikicheck.annotations import read_claims
 
     claims, _ = read_claims(path)
+    if part != "all":
+        claims = [c for c in claims if in_split(str(c.id), 0.6) == (part == "tune")]
     return claims[:limit] if limit else claims
+
+
+class Bm25sAnchor:
+    """Plain BM25 with bm25s (1 thread, in memory) over page title + text of every element."""
+
+    def __init__(self, pages_path: str) -> None:
+        import bm25s
+        import orjson
+
+        from indexer.extract import extract_page
+
+        self.ids: list[str] = []
+        texts: list[str] = []
+        with open(pages_path, "rb") as fh:
+            for line in fh:
+                page = orjson.loads(line)
+                for el in extract_page(page):
+                    self.ids.append(el.id)
+                    texts.append(f"{el.page} {el.text}")
+        t = time.perf_counter()
+        self.model = bm25s.BM25()
+        self.model.index(bm25s.tokenize(texts, show_progress=False), show_progress=False)
+        self.index_seconds = time.perf_counter() - t
+        self._bm25s = bm25s
+
+    def retrieve(self, claims: list[str], k: int = 5) -> list[list[str]]:
+        tokens = self._bm25s.tokenize(claims, show_progress=False)
+        docs, _ = self.model.retrieve(tokens, k=k, n_threads=1, show_progress=False)
+        return [[self.ids[int(i)] for i in row] for row in docs]
+
+
+def vs_bm25s(store, claims, configs: list[str], extra: dict, args) -> None:
+    """Interleaved rounds: each config, then the anchor, on the same claims (module doc)."""
+    import statistics
+
+    from retriever.config import RetrieverConfig
+    from retriever.pipeline import Retriever
+    from wikicheck.ids import parse_id
+
+    pages = args.pages or os.path.join(os.path.dirname(args.index_dir.rstrip("/")), "pages.jsonl")
+    anchor = Bm25sAnchor(pages)
+    print(
+        f"anchor: bm25s over {len(anchor.ids):,} elements, indexed in {anchor.index_seconds:.0f}s"
+    )
+    sides = {name: Retriever(store, RetrieverConfig().replace(**ABLATIONS[name], **extra))
+             for name in configs}  # fmt: skip
+    for r in sides.values():
+        r.retrieve("warm up spaCy and the encoder")
+    anchor.retrieve(["warm up"])
+    rates: dict[str, list[float]] = {name: [] for name in [*configs, "bm25s"]}
+    preds: dict[str, list] = {name: [] for name in rates}
+    for start in range(0, len(claims), args.round):
+        chunk = claims[start : start + args.round]
+        texts = [c.claim for c in chunk]
+        for name, r in sides.items():
+            t = time.perf_counter()
+            out = []
+            for i in range(0, len(chunk), args.batch):
+                out += r.retrieve_batch(texts[i : i + args.batch])
+            rates[name].append(len(chunk) / (time.perf_counter() - t))
+            for res in out:
+                sents = [e.id for e in res.evidence if e.element.type == "sentence"]
+                preds[name].append((sents, [p.title for p in res.pages[: r.config.k_pages]]))
+        t = time.perf_counter()
+        out_ids = []
+        for i in range(0, len(chunk), args.batch):
+            out_ids += anchor.retrieve(texts[i : i + args.batch])
+        rates["bm25s"].append(len(chunk) / (time.perf_counter() - t))
+        for row in out_ids:
+            sents = [i for i in row if parse_id(i).type == "sentence"]
+            preds["bm25s"].append((sents, list(dict.fromkeys(parse_id(i).page for i in row))))
+        print(f"  round {len(rates['bm25s'])}: "
+              + "  ".join(f"{n} {v[-1]:.3f}/s" for n, v in rates.items()), flush=True)  # fmt: skip
+    base = statistics.median(rates["bm25s"])
+    print(f"\n{'side':<12} {'median claims/s':>15} {'x bm25s':>8} {'full_ev':>8} {'sent_r@5':>8}")
+    for name, v in rates.items():
+        s = score(claims, preds[name])
+        med = statistics.median(v)
+        print(f"{name:<12} {med:15.2f} {med / base:8.3f} {s['full_ev']:8.4f} {s['sent_r@5']:8.4f}")
+    for name in configs:
+        ratios = [a / b for a, b in zip(rates[name], rates["bm25s"])]
+        print(f"{name}: median of per-round ratios {statistics.median(ratios):.3f} "
+              f"({len(ratios)} rounds of {args.round} claims)")  # fmt: skip
 
 
 def baseline(store, claims, k: int = 5):
@@ -161,17 +259,28 @@ def main() -> None:
         "--tables", action="store_true", help="table recall@3 (TabFact/InfoTabs claims) instead"
     )
     ap.add_argument("--id-contains", default=None, help="keep claims whose id contains this")
+    ap.add_argument("--part", choices=("all", "tune", "heldout"), default="all",
+                    help="FEVEROUS-S dev-tune side of the 60/40 split (tune on tune)")  # fmt: skip
+    ap.add_argument("--vs-bm25s", action="store_true", help="speed vs bm25s, interleaved rounds")
+    ap.add_argument("--round", type=int, default=64, help="--vs-bm25s: claims per round")
+    ap.add_argument("--pages", default=None, help="--vs-bm25s: pages.jsonl of the index")
     args = ap.parse_args()
 
     from indexer.stores import open_store
 
     store = open_store(index_dir=args.index_dir)
     st = store.stats()
-    claims = load_claims(args.claims, None)
+    claims = load_claims(args.claims, None, args.part)
     if args.id_contains:
         claims = [c for c in claims if args.id_contains in str(c.id)]
     claims = claims[: args.limit] if args.limit else claims
     extra = dict(kv.split("=", 1) for kv in args.set)
+    if args.vs_bm25s:
+        print(f"corpus: {st.pages:,} pages, {st.elements:,} elements ({args.index_dir})")
+        print(f"claims: {len(claims):,} ({args.claims}, part {args.part})")
+        vs_bm25s(store, claims, args.configs.split(","), extra, args)
+        print("command: PYTHONPATH=. python " + " ".join(sys.argv))
+        return
     if args.tables:
         print(f"corpus: {st.pages:,} pages, {st.elements:,} elements ({args.index_dir})")
         for name in args.configs.split(","):

@@ -1,7 +1,7 @@
 """Parallel, resumable indexing: dump -> workers (parse + extract) -> one writer -> store.
 
 The reader hands out chunks of undecoded records; worker processes decode them, extract the
-elements and (when the store offers ``store.encode_page`` and ``writer.add_encoded``) encode
+elements and (when the store has the :class:`~indexer.stores.base.PreEncoding` fast path) encode
 them into the store's own plain-tuple form, so the single writer in this process only copies
 strings into the engine.
 Results come back **in reading order** (a bounded window of pending chunks, consumed first in
@@ -32,7 +32,7 @@ import orjson
 
 from indexer.extract import extract_located
 from indexer.readers import RawRecord, ReadSummary, open_reader, parse_record
-from indexer.stores.base import Store
+from indexer.stores.base import PreEncoding, Store
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.model import Element
 
@@ -197,105 +197,128 @@ def index_sources(
     batch_pages: int = 20_000,
     commit_seconds: float = 120.0,
     chunk_pages: int = 64,
-    heap_mb: int = 512,
-    writer_threads: int | None = None,
     progress: Callable[[IndexProgress], None] | None = None,
 ) -> IndexSummary:
     """Index every page of ``sources`` into ``store``; resumable, exactly once.
 
     ``workers``: extraction processes (default: all cores; 0 extracts in this process).
     ``batch_pages`` / ``commit_seconds``: commit (with checkpoint) after that many pages or
-    seconds, whichever comes first — the most work a crash can cost.
+    seconds, whichever comes first — the most work a crash can cost. Why these defaults: every
+    Tantivy commit flushes and later merges segments (and reloads the searchers), so commits
+    every few thousand pages cost much of the run; two minutes of work is a fair crash cost.
+    ``chunk_pages``: records per worker task.
     """
     reader = open_reader(*sources)
     fingerprint = source_fingerprint(sources)
-    location = str(getattr(store, "path", None) or store.stats().location)
+    location = store.location
     start, base = _start_point(store, resume, fingerprint, location)
     summary = IndexSummary(location=location, resumed_from=start)
     summary.total_records = reader.total()
     workers = (os.cpu_count() or 1) if workers is None else max(0, workers)
-
-    encode = getattr(store, "encode_page", None)
+    encode = store.encode_page if isinstance(store, PreEncoding) else None
     pool = _start_pool(workers, encode) if workers else None
     try:
-        writer = store.writer(heap_mb=heap_mb, threads=writer_threads)
+        writer = store.writer()
     except BaseException:
         if pool is not None:
             pool.terminate()
             pool.join()
         raise
-    t0 = time.perf_counter()
-    state = {"records": start, "pages_since": 0, "last_commit": t0}
-
-    def checkpoint() -> dict[str, Any]:
-        return {
-            "version": CHECKPOINT_VERSION,
-            "records": state["records"],
-            "fingerprint": fingerprint,
-            "sources": [str(s) for s in sources],
-            "pages": base["pages"] + summary.pages,
-            "elements": base["elements"] + summary.elements,
-            "skipped": base["skipped"] + summary.read.skipped,
-        }
-
-    def commit() -> None:
-        writer.commit(checkpoint())
-        summary.commits += 1
-        state["pages_since"] = 0
-        state["last_commit"] = time.perf_counter()
-
-    def consume(result: tuple[int, list, ReadSummary, Counter]) -> None:
-        last, pages, chunk_summary, by_type = result
-        for page in pages:
-            if encode is not None:
-                writer.add_encoded(page)
-            else:
-                title, blob = page
-                writer.add_page(title, [Element.from_dict(d) for d in orjson.loads(blob)])
-        summary.records += last - state["records"]
-        state["records"] = last
-        summary.pages += chunk_summary.pages
-        summary.read.merge(chunk_summary)
-        summary.by_type.update(by_type)
-        n = sum(by_type.values())
-        summary.elements += n
-        state["pages_since"] += chunk_summary.pages
-        now = time.perf_counter()
-        if state["pages_since"] >= batch_pages or now - state["last_commit"] >= commit_seconds:
-            commit()
-        if progress is not None:
-            progress(
-                IndexProgress(
-                    summary.records, summary.total_records, start, summary.pages,
-                    summary.elements, summary.read.skipped, now - t0,
-                )
-            )  # fmt: skip
-
+    run = _Run(
+        writer, summary, encode, start, base, fingerprint, [str(s) for s in sources],
+        batch_pages, commit_seconds, progress,
+    )  # fmt: skip
     chunks = _chunks(reader.iter_raw(start), chunk_pages)
     finished = False
     try:
         if pool is None:
             _init_worker(encode)
             for chunk in chunks:
-                consume(_process_chunk(chunk))
+                run.consume(_process_chunk(chunk))
         else:
-            _run_pool(chunks, pool, workers, consume)
-        commit()
+            _run_pool(chunks, pool, workers, run.consume)
+        run.commit()
         finished = True
     except KeyboardInterrupt:
         # Everything handed to the writer is a whole-chunk prefix (a page cut short by the
         # interrupt lies beyond the checkpoint and is replayed, replaced, by --resume).
         summary.interrupted = True
-        commit()
+        run.commit()
     finally:
         # close() may publish the build (Elasticsearch swaps its alias): only a finished run
         # does that; an interrupted or failed one keeps its checkpoint for --resume.
         if finished:
             writer.close()
         else:
-            getattr(writer, "abort", writer.close)()
-        summary.seconds = time.perf_counter() - t0
+            writer.abort()
+        summary.seconds = time.perf_counter() - run.t0
     return summary
+
+
+class _Run:
+    """The writer side of one run: hand pages to the writer, count, commit, checkpoint, report."""
+
+    def __init__(
+        self, writer: Any, summary: IndexSummary, encode: Callable | None, start: int,
+        base: dict[str, int], fingerprint: str, sources: list[str], batch_pages: int,
+        commit_seconds: float, progress: Callable[[IndexProgress], None] | None,
+    ) -> None:  # fmt: skip
+        self.writer, self.summary, self.encode = writer, summary, encode
+        self.start, self.base, self.fingerprint, self.sources = start, base, fingerprint, sources
+        self.batch_pages, self.commit_seconds, self.progress = batch_pages, commit_seconds, progress
+        self.records = start  # records consumed, this run and earlier ones: the checkpoint
+        self.pages_since = 0
+        self.t0 = self.last_commit = time.perf_counter()
+
+    def checkpoint(self) -> dict[str, Any]:
+        s, base = self.summary, self.base
+        return {
+            "version": CHECKPOINT_VERSION,
+            "records": self.records,
+            "fingerprint": self.fingerprint,
+            "sources": self.sources,
+            "pages": base["pages"] + s.pages,
+            "elements": base["elements"] + s.elements,
+            "skipped": base["skipped"] + s.read.skipped,
+        }
+
+    def commit(self) -> None:
+        self.writer.commit(self.checkpoint())
+        self.summary.commits += 1
+        self.pages_since = 0
+        self.last_commit = time.perf_counter()
+
+    def consume(self, result: tuple[int, list, ReadSummary, Counter]) -> None:
+        """Write one chunk's pages, count them, commit when due, report progress."""
+        last, pages, chunk_summary, by_type = result
+        self._write(pages)
+        s = self.summary
+        s.records += last - self.records
+        self.records = last
+        s.pages += chunk_summary.pages
+        s.read.merge(chunk_summary)
+        s.by_type.update(by_type)
+        s.elements += sum(by_type.values())
+        self.pages_since += chunk_summary.pages
+        now = time.perf_counter()
+        if self.pages_since >= self.batch_pages or now - self.last_commit >= self.commit_seconds:
+            self.commit()
+        if self.progress is not None:
+            self.progress(
+                IndexProgress(
+                    s.records, s.total_records, self.start, s.pages, s.elements, s.read.skipped,
+                    now - self.t0,
+                )
+            )  # fmt: skip
+
+    def _write(self, pages: list) -> None:
+        if self.encode is not None:
+            add = self.writer.add_encoded
+            for page in pages:
+                add(page)
+            return
+        for title, blob in pages:
+            self.writer.add_page(title, [Element.from_dict(d) for d in orjson.loads(blob)])
 
 
 def _start_pool(workers: int, encode: Callable | None):

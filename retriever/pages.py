@@ -30,6 +30,13 @@ from retriever.config import RetrieverConfig
 
 __all__ = ["PageCandidate", "find_pages", "title_ranking", "bm25_ranking", "rrf_fuse"]
 
+# Sort-key tiers of the title ranking (not weights: they only order matches). A title found
+# under its variant without "(disambiguation)" ranks after the exact titles of the span's tier,
+# a prefix match ("Harriet Shing (politician)") after that.
+_VARIANT_TIER = 0.5
+_PREFIX_TIER = 0.75
+_UNKNOWN_SPAN_KEY = (1, 0, 0, 0)  # a prefix span that is not itself a lookup span
+
 
 @dataclass(slots=True)
 class PageCandidate:
@@ -62,7 +69,8 @@ def title_ranking(store: Store, analysis: ClaimAnalysis, config: RetrieverConfig
             forms[form] = _specificity(span, i, analysis.strong)
     ranked: list[tuple[tuple, str]] = []
     if config.title_match and forms:
-        hits = store.search_pages(AnyOf("title_near", tuple(forms)), k=max(50, 3 * len(forms)))
+        k = max(config.title_lookup_k, 3 * len(forms))
+        hits = store.search_pages(AnyOf("title_near", tuple(forms)), k=k)
         for hit in hits:
             key = _title_key(hit.title, forms)
             if key is not None:
@@ -80,7 +88,7 @@ def _title_key(title: str, forms: dict[str, tuple]) -> tuple | None:
     # Stored under its variant without "(disambiguation)": rank it after the exact title.
     for form, key in forms.items():
         if norm.startswith(form + " "):
-            return (key[0] + 0.5, *key[1:])  # after exact titles of the same tier
+            return (key[0] + _VARIANT_TIER, *key[1:])
     return None
 
 
@@ -93,15 +101,16 @@ def _prefix_matches(
     # One-word prefixes ("Several" -> "Several complex variables") are mostly noise.
     spans = [s for s in _entity_like(analysis) if len(s) >= config.prefix_min_chars and " " in s]
     claim_text = " ".join(analysis.terms)
-    for span in spans[:4]:
+    for span in spans[: config.prefix_spans]:
         form = normalize_title(span)
         q = Bool(
             must=(Prefix("title_prefix", form + " "),),
             should=(Text("title", claim_text),),
         )
-        key = forms.get(form, (1, 0, 0, 0))
+        key = forms.get(form, _UNKNOWN_SPAN_KEY)
         for j, hit in enumerate(store.search_pages(q, k=config.prefix_k)):
-            out.append(((key[0] + 0.75, key[1], key[2], key[3] + j / 100), hit.title))
+            # j / 100: the prefix hits of one span keep their BM25 order, before the next span
+            out.append(((key[0] + _PREFIX_TIER, key[1], key[2], key[3] + j / 100), hit.title))
     return out
 
 

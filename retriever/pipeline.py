@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from indexer.stores.base import Hit, Store
 from retriever.cells import select_evidence
 from retriever.claim import ClaimAnalysis, analyze_claims
@@ -96,7 +98,10 @@ class Retriever:
 
             c = self.config
             enc = load_encoder(
-                c.dense_backend, max_tokens=c.dense_max_tokens, batch_size=c.dense_batch_size
+                c.dense_backend,
+                max_tokens=c.dense_max_tokens,
+                batch_size=c.dense_batch_size,
+                threads=c.dense_threads,
             )
             self._reranker = DenseReranker(
                 enc, cache_size=c.dense_cache_size, vectors=self._element_vectors()
@@ -132,28 +137,41 @@ class Retriever:
     def retrieve_batch(
         self, claims: Sequence[str], *, ids: Sequence[int | str | None] | None = None
     ) -> list[RetrievalResult]:
-        """Evidence for many claims: spaCy and the encoder run batched across the claims."""
+        """Evidence for many claims, stage by stage across the batch.
+
+        spaCy analyses every claim in one pass; the lexical stages run per claim; then the
+        encoder sees the claims and the dense candidates of *all* claims at once (each distinct
+        element once, in length-sorted batches), which is where batching pays.
+        Per-claim timings of the batched stages are their batch time divided by the claims.
+        """
         if ids is None:
             ids = [None] * len(claims)
+        n = max(len(claims), 1)
         t0 = time.perf_counter()
         analyses = analyze_claims(list(claims))
-        t_an = (time.perf_counter() - t0) / max(len(claims), 1)
-        claim_vecs = None
+        t_an = (time.perf_counter() - t0) / n
+        results = [
+            RetrievalResult(claim=text, id=cid, analysis=analysis, timings={"analysis": t_an})
+            for text, cid, analysis in zip(claims, ids, analyses)
+        ]
+        cands = [self._lexical(res, res.analysis) for res in results]
         if self.config.dense and claims:
             t1 = time.perf_counter()
             claim_vecs = self.reranker.embed_claims(list(claims))
-            t_enc = (time.perf_counter() - t1) / len(claims)
-        results = []
-        for i, (text, cid, analysis) in enumerate(zip(claims, ids, analyses)):
-            res = RetrievalResult(claim=text, id=cid, analysis=analysis)
-            res.timings["analysis"] = t_an
-            if claim_vecs is not None:
+            t_enc = (time.perf_counter() - t1) / n
+            t2 = time.perf_counter()
+            self._dense(cands, claim_vecs)
+            t_dense = (time.perf_counter() - t2) / n
+            for res in results:
                 res.timings["dense.claim"] = t_enc
-            self._retrieve_one(res, analysis, None if claim_vecs is None else claim_vecs[i])
+                res.timings["dense"] = t_dense
+        for res, claim_cands in zip(results, cands):
+            t = time.perf_counter()
+            res.evidence = select_evidence(claim_cands, res.analysis, self.config)
+            res.timings["select"] = time.perf_counter() - t
             res.timings["total"] = sum(
                 v for k, v in res.timings.items() if "." not in k or k == "dense.claim"
             )
-            results.append(res)
         return results
 
     def iter_retrieve(
@@ -170,7 +188,8 @@ class Retriever:
             yield from self.retrieve_batch([c for _, c in batch], ids=[i for i, _ in batch])
 
     # -----------------------------------------------------------------------------------------
-    def _retrieve_one(self, res: RetrievalResult, analysis: ClaimAnalysis, claim_vec) -> None:
+    def _lexical(self, res: RetrievalResult, analysis: ClaimAnalysis) -> list[Evidence]:
+        """Global pass, pages, restricted pass and their fusion: one claim's candidates."""
         c, store, tm = self.config, self.store, res.timings
         t = time.perf_counter()
         global_hits = global_pass(store, analysis, c)
@@ -189,16 +208,7 @@ class Retriever:
         chosen = [p.title for p in pages[: c.k_pages]]
         hits = restricted_pass(store, analysis, chosen, c)
         tm["elements"] = time.perf_counter() - t
-
-        cands = self._merge(hits, global_hits, pages)
-        t = time.perf_counter()
-        if claim_vec is not None and cands:
-            self._dense(cands, claim_vec)
-        tm["dense"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        res.evidence = select_evidence(cands, analysis, c)
-        tm["select"] = time.perf_counter() - t
+        return self._merge(hits, global_hits, pages)
 
     def _merge(
         self, hits: list[Hit], global_hits: list[Hit], pages: list[PageCandidate]
@@ -226,15 +236,31 @@ class Retriever:
         out.sort(key=lambda e: -e.score)
         return out
 
-    def _dense(self, cands: list[Evidence], claim_vec) -> None:
-        """Add ``w_dense * cosine`` to the best ``dense_candidates`` (others get cosine 0)."""
+    def _dense(self, cands: list[list[Evidence]], claim_vecs: np.ndarray) -> None:
+        """Add ``w_dense * cosine`` to each claim's best ``dense_candidates`` (others: 0).
+
+        The elements of all claims are embedded in one call, each distinct element once.
+        """
         c = self.config
-        top = cands[: c.dense_candidates]
-        sims = self.reranker.score(claim_vec, [e.element for e in top])
-        for ev, sim in zip(top, sims):
-            ev.scores["dense"] = sim
-            ev.score += c.w_dense * sim
-        cands.sort(key=lambda e: -e.score)
+        tops = [claim_cands[: c.dense_candidates] for claim_cands in cands]
+        row: dict[str, int] = {}
+        elements = []
+        for top in tops:
+            for ev in top:
+                if ev.element.id not in row:
+                    row[ev.element.id] = len(elements)
+                    elements.append(ev.element)
+        if not elements:
+            return
+        vecs = self.reranker.embed_elements(elements)
+        for top, claim_cands, claim_vec in zip(tops, cands, claim_vecs):
+            if not top:
+                continue
+            sims = vecs[[row[ev.element.id] for ev in top]] @ claim_vec
+            for ev, sim in zip(top, sims.tolist()):
+                ev.scores["dense"] = sim
+                ev.score += c.w_dense * sim
+            claim_cands.sort(key=lambda e: -e.score)
 
     def _follow_links(
         self, pages: list[PageCandidate], global_hits: list[Hit]
@@ -243,7 +269,7 @@ class Retriever:
         c = self.config
         have = {p.title for p in pages}
         linked: list[str] = []
-        for h in global_hits[:3]:
+        for h in global_hits[: c.link_sentences]:
             for target in h.element.links:
                 if target not in have and target not in linked:
                     linked.append(target)

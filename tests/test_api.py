@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import threading
 import time
 import uuid
@@ -12,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api_fixtures import shared_services
-from wikicheck.api import Limits, Services, create_app
+from wikicheck.api.app import Limits, Services, create_app
 from wikicheck.errors import InputError, NotFoundError, StoreError
 from wikicheck.model import LABELS
 
@@ -82,7 +81,7 @@ def test_health_is_503_until_the_loader_finishes_then_200(services):
 
 
 def test_health_reports_a_failed_load(tmp_path):
-    from wikicheck._api_engine import load_services
+    from wikicheck.api.engine import load_services
 
     loader = functools.partial(load_services, index_dir=str(tmp_path / "missing"))
     with TestClient(create_app(loader=loader)) as c:
@@ -130,7 +129,7 @@ def test_a_missing_index_is_retried_until_it_appears(services):
 
 
 def test_load_services_opens_the_index_and_warms_the_retriever(services, tmp_path):
-    from wikicheck._api_engine import load_services
+    from wikicheck.api.engine import load_services
 
     index_dir = services[1].store.path
     config = tmp_path / "retriever.toml"
@@ -530,7 +529,7 @@ def test_create_app_needs_a_store_or_a_loader():
 
 
 def test_coalescer_batches_queued_claims_by_settings():
-    from wikicheck._api_engine import Coalescer
+    from wikicheck.api.engine import Coalescer
 
     co = Coalescer(max_batch=2)
     futures = [co.add("a", 1), co.add("b", 2), co.add("a", 3), co.add("a", 4)]
@@ -613,8 +612,7 @@ def test_serve_command_wires_options_into_the_app(services, monkeypatch):
 
 
 @pytest.mark.es
-@pytest.mark.skipif(not os.environ.get("WIKICHECK_ES_URL"), reason="WIKICHECK_ES_URL unset")
-def test_the_same_api_over_elasticsearch():
+def test_the_same_api_over_elasticsearch(es_server):
     """The app only sees the Store protocol: the same answers from Elasticsearch."""
     from elasticsearch import Elasticsearch
 
@@ -623,7 +621,7 @@ def test_the_same_api_over_elasticsearch():
     from retriever.pipeline import Retriever
     from tests.api_pages import PAGES
 
-    url = os.environ["WIKICHECK_ES_URL"]
+    url = es_server.url
     prefix = f"wikicheck-api-{uuid.uuid4().hex[:8]}"
     builder = ElasticStore(url, create=True, overwrite=True, index_prefix=prefix)
     with builder.writer() as writer:

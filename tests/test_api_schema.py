@@ -24,7 +24,7 @@ from schemathesis.checks import (  # noqa: E402
 )
 
 from tests.api_fixtures import shared_services  # noqa: E402
-from wikicheck.api import Limits, create_app  # noqa: E402
+from wikicheck.api.app import Limits, create_app  # noqa: E402
 
 EXAMPLES = int(os.environ.get("WIKICHECK_SCHEMA_EXAMPLES", "15"))
 

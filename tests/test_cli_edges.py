@@ -90,7 +90,7 @@ def test_index_of_a_missing_file_leaves_no_index_and_an_empty_one_is_reported(tm
 
 def test_a_bare_train_verifier_never_writes_into_the_shipped_model():
     from verifier.model import DEFAULT_MODEL
-    from wikicheck._cli.verifier import train_verifier
+    from wikicheck.cli.verifier import train_verifier
 
     (out,) = [p for p in train_verifier.params if p.name == "out_dir"]
     target = (ROOT / out.default).resolve()

@@ -9,9 +9,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wikicheck._cli import common, interactive
-from wikicheck._cli import index as index_cmd
-from wikicheck.cli import main
+from wikicheck.cli import common, interactive, main
+from wikicheck.cli import index as index_cmd
 from wikicheck.model import Element
 
 NASTY = ["[/b] Aare", "[bold red]Aare", "Aare [name] is pronounced [aːɐ̯]", ":smile: [link=x]y[/]"]
@@ -52,7 +51,7 @@ def test_search_hits_print_markup_literally(text, capsys):
 
 @pytest.mark.parametrize("text", NASTY)
 def test_verify_panel_prints_claim_and_evidence_literally(text, capsys):
-    from wikicheck._cli.verifier import _panel
+    from wikicheck.cli.verifier import _panel
 
     _panel(_verify_row(text))
     out = capsys.readouterr().out
@@ -65,7 +64,7 @@ def test_verify_panel_prints_claim_and_evidence_literally(text, capsys):
 )
 @given(text=brackety)
 def test_any_bracket_string_survives_every_rich_surface(text, capsys):
-    from wikicheck._cli.verifier import _panel
+    from wikicheck.cli.verifier import _panel
 
     capsys.readouterr()
     interactive.render_hits(text, [_hit(text)], common.console().print)
@@ -111,7 +110,7 @@ def test_the_rate_counts_from_the_first_report_not_from_the_start():
 
 
 def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
-    from wikicheck._cli.verifier import PANEL_ROWS, _panel
+    from wikicheck.cli.verifier import PANEL_ROWS, _panel
 
     row = _verify_row("x")
     row["evidence"] = [dict(row["evidence"][0], id=f"P_cell_0_{i}_1") for i in range(30)]

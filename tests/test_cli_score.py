@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from wikicheck.annotations import write_jsonl
 from wikicheck.cli import main
-from wikicheck.scoring import score_files
+from wikicheck.scoring.feverous import score_files
 
 GOLD = [
     {
@@ -62,7 +62,7 @@ def test_json_when_piped_matches_the_library(files):
 
 def test_rich_tables_on_a_terminal(files, monkeypatch):
     pred, gold = files
-    monkeypatch.setattr("wikicheck._cli.score.wants_json", lambda as_json: as_json)
+    monkeypatch.setattr("wikicheck.cli.score.wants_json", lambda as_json: as_json)
     result = CliRunner().invoke(main, ["score", str(pred), "--gold", str(gold)])
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -78,7 +78,7 @@ def test_retrieval_only_says_so(files, monkeypatch, tmp_path):
     _, gold = files
     pred = tmp_path / "retrieved.jsonl"
     write_jsonl(pred, [{"id": 1, "predicted_evidence": ["A_sentence_0"]}])
-    monkeypatch.setattr("wikicheck._cli.score.wants_json", lambda as_json: as_json)
+    monkeypatch.setattr("wikicheck.cli.score.wants_json", lambda as_json: as_json)
     result = CliRunner().invoke(main, ["score", str(pred), "--gold", str(gold)])
     assert result.exit_code == 0, result.output
     assert "note: no predicted_label in the predictions: evidence metrics only" in result.stdout

@@ -8,7 +8,7 @@ import orjson
 from click.testing import CliRunner
 
 from wikicheck.cli import main
-from wikicheck.compare import compare_reports
+from wikicheck.evaluation.compare import compare_reports
 
 
 def _run(folder: Path, ids: list[int], score: float) -> Path:

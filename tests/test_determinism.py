@@ -33,7 +33,7 @@ def _page(title: str, n: int) -> tuple[str, list[Element]]:
 
 def _build(path: Path, titles: list[str], commits: int) -> None:
     store = open_store(index_dir=str(path), create=True)
-    writer = store.writer(heap_mb=32, threads=1)
+    writer = store.writer()
     per = -(-len(titles) // commits)
     for start in range(0, len(titles), per):  # one segment per commit
         for t in titles[start : start + per]:

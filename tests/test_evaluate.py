@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from wikicheck.annotations import Claim, Prediction
 from wikicheck.cli import main
 from wikicheck.errors import ConfigError
-from wikicheck.evaluate import run_recipe
-from wikicheck.recipe import load_recipe
-from wikicheck.scoring_labels import NO_EVIDENCE_NOTE, needs_label_only, score_labels_only
+from wikicheck.evaluation.recipe import load_recipe
+from wikicheck.evaluation.run import run_recipe
+from wikicheck.scoring.labels import NO_EVIDENCE_NOTE, needs_label_only, score_labels_only
 
 S, R, N = "SUPPORTS", "REFUTES", "NOT ENOUGH INFO"
 
@@ -31,8 +31,8 @@ def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
     ("text", "message"),
     [
         ('claims = "c.jsonl"\nfoo = 1\n', "foo: unknown key (expected one of: claims, corpus, "
-         "description, holdout, limit, metrics, name, predict, retriever, semtab, split, store, "
-         "verifier)"),
+         "description, expected, holdout, limit, metrics, name, predict, retriever, semtab, split, "
+         "store, verifier)"),
         ('claims = "c.jsonl"\n[corpus]\npages = ["p.jsonl"]\n[verifier]\nlabels = 4\n',
          "verifier.labels: must be 2 or 3, got 4"),
         ('claims = "c.jsonl"\n[corpus]\npages = ["p.jsonl"]\n[verifier]\nmodel = "m"\n'
@@ -343,7 +343,7 @@ def test_label_only_page_recall_uses_the_silver_passage():
 def test_holdout_matches_the_verifier_training_split():
     """[holdout] keeps exactly the claims the verifier's training split left out of training."""
     from verifier.training import sources as data
-    from wikicheck.evaluate import _in_training_part
+    from wikicheck.evaluation.run import _in_training_part
 
     for field, fraction, salt in (("id", 0.6, "wikicheck"), ("table_file", 0.5, "tabfact")):
         holdout = {"field": field, "fraction": fraction, "salt": salt}

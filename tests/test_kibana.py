@@ -249,7 +249,7 @@ def test_cli_imports_and_prints_json(monkeypatch):
     monkeypatch.setattr(
         kib, "setup_kibana", lambda url, **kw: real(url, client=kibana.client(), **kw)
     )
-    from wikicheck._cli.kibana import kibana_setup
+    from wikicheck.cli.kibana import kibana_setup
 
     result = CliRunner().invoke(
         kibana_setup, ["--kibana", "http://k:5601", "--index-prefix", "w2", "--json"]

@@ -303,8 +303,8 @@ class SpyStore(PlainStore):
         super().__init__(inner)
         self.ended: list[str] = []
 
-    def writer(self, **kw):
-        spy, real = self, self.inner.writer(**kw)
+    def writer(self):
+        spy, real = self, self.inner.writer()
 
         class Writer:
             def __getattr__(self, name):

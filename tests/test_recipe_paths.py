@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from wikicheck.cli import main
 from wikicheck.errors import ConfigError, InputError
-from wikicheck.evaluate import _read_claims
-from wikicheck.recipe import SHIPPED_RECIPES, load_recipe
+from wikicheck.evaluation.recipe import SHIPPED_RECIPES, load_recipe
+from wikicheck.evaluation.run import _read_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 
 from wikicheck.annotations import Claim, EvidenceSet, Prediction
 from wikicheck.cli import main
-from wikicheck.evaluate import compare_reports, write_comparison
-from wikicheck.report import latency_summary, worst_errors, write_report
-from wikicheck.scoring import score_pairs
-from wikicheck.scoring_labels import confusion_matrix
+from wikicheck.evaluation.report import latency_summary, worst_errors, write_report
+from wikicheck.evaluation.run import compare_reports, write_comparison
+from wikicheck.scoring.feverous import score_pairs
+from wikicheck.scoring.labels import confusion_matrix
 
 S, R, N = "SUPPORTS", "REFUTES", "NOT ENOUGH INFO"
 
@@ -181,8 +181,8 @@ def test_compare_names_a_missing_report(tmp_path):
 
 
 def test_terminal_rendering_of_metrics_and_comparison(tmp_path, capsys):
-    from wikicheck._cli.evaluate import render_comparison, render_metrics
-    from wikicheck.scoring_labels import score_labels_only
+    from wikicheck.cli.evaluate import render_comparison, render_metrics
+    from wikicheck.scoring.labels import score_labels_only
 
     render_metrics(_metrics())
     label_only = {"name": "fav", "scores": score_labels_only(

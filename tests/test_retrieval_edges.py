@@ -24,7 +24,7 @@ PAGE = {
 
 def test_empty_infobox_cells_are_not_evidence(tmp_path):
     store = open_store(index_dir=str(tmp_path / "index"), create=True)
-    writer = store.writer(heap_mb=32, threads=1)
+    writer = store.writer()
     writer.add_page(PAGE["title"], extract_page(PAGE))
     writer.commit({"test": True})
     writer.close()

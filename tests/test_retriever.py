@@ -70,8 +70,8 @@ FAST = RetrieverConfig(dense=False)
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     path = tmp_path_factory.mktemp("retriever-index")
-    st = open_store(index_dir=str(path), create=True)
-    w = st.writer(heap_mb=64)
+    st = open_store(index_dir=str(path), create=True, heap_mb=64)
+    w = st.writer()
     for page in PAGES:
         w.add_page(page["title"], extract_page(page))
     w.commit({"pages": len(PAGES)})
@@ -171,6 +171,45 @@ def test_dense_reranking_adds_a_cosine_score(store) -> None:
     assert res.evidence[0].scores["dense"] > 0.5
 
 
+def test_dense_batch_equals_single_and_encodes_each_element_once(store) -> None:
+    """Batching the encoder across claims changes no score, and a candidate shared by two
+    claims of the batch is encoded once."""
+    cfg = RetrieverConfig(dense_backend="onnx", dense_cache_size=0)
+    claims = ["The Aare is 295 kilometres long.", "The Aare river rises in Switzerland."]
+    batched = Retriever(store, cfg)
+    results = batched.retrieve_batch(claims)
+    single = Retriever(store, cfg)
+    for claim, res in zip(claims, results):
+        one = single.retrieve(claim)
+        assert res.predicted_evidence == one.predicted_evidence
+        assert [e.score for e in res.evidence] == pytest.approx([e.score for e in one.evidence])
+    shared = set.intersection(*({e.id for e in r.evidence if "dense" in e.scores} for r in results))
+    distinct = set().union(*({e.id for e in r.evidence if "dense" in e.scores} for r in results))
+    assert shared  # both claims are about the Aare page: the test needs overlap
+    # the batch encoded every distinct candidate once (no cache: cache_size 0)
+    assert batched.reranker.encoded <= single.reranker.encoded - len(shared)
+    assert batched.reranker.encoded >= len(distinct)
+
+
+def test_onnx_encoder_pads_per_batch_and_encodes_duplicates_once() -> None:
+    """A text's vector does not depend on its batch-mates (length-bucketed padding) and a
+    repeated text comes back in every position asked for."""
+    import numpy as np
+
+    from retriever.dense import load_encoder
+
+    enc = load_encoder("onnx", batch_size=2)
+    short, long_ = "Bern", "The Aare is the longest river entirely within Switzerland, " * 4
+    texts = [long_, short, "Aarau is a town.", short]
+    vecs = enc.encode(texts)
+    assert vecs.shape == (4, 384)
+    np.testing.assert_allclose(vecs[1], vecs[3])
+    np.testing.assert_allclose(vecs[1], enc.encode([short])[0], atol=1e-5)
+    np.testing.assert_allclose(vecs[0], enc.encode([long_])[0], atol=1e-5)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert enc.encode([]).shape == (0, 384)
+
+
 def test_config_from_toml_yaml_and_errors(tmp_path) -> None:
     toml = tmp_path / "r.toml"
     toml.write_text('[retriever]\nk_pages = 8\ndense = false\ntypes = ["cell"]\n')
@@ -231,7 +270,7 @@ def test_retrieve_command_rejects_a_bad_flag_value(store, tmp_path) -> None:
 
 
 def test_interactive_session_commands(store) -> None:
-    from wikicheck._cli.interactive import SearchSession
+    from wikicheck.cli.interactive import SearchSession
 
     s = SearchSession(store)
     assert s.handle(":type cell") == ("info", "types: cell")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from wikicheck.annotations import Claim, EvidenceSet, Prediction, official_triple, read_claims
 from wikicheck.errors import InputError
 from wikicheck.model import LABELS
-from wikicheck.scoring import match, score, score_files, truncate_evidence
+from wikicheck.scoring.feverous import match, score, score_files, truncate_evidence
 
 FEVEROUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "feverous"
 needs_shared = pytest.mark.skipif(

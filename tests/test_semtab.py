@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from wikicheck import semtab
 from wikicheck.annotations import Prediction, read_claims
 from wikicheck.errors import InputError
+from wikicheck.scoring import semtab
 
 
 def _cell(r: int, c: int, text: str, evidence: list[tuple[str, str, str]]) -> str:

@@ -27,7 +27,9 @@ from indexer.stores import open_store
 from indexer.stores.base import (
     AnyOf,
     Bool,
+    EncodedWriter,
     Exact,
+    PreEncoding,
     Prefix,
     Store,
     StoreWriter,
@@ -150,7 +152,7 @@ def element(page: str, n: int, text: str, **kw: Any) -> Element:
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeES:
-    monkeypatch.setattr(elastic, "_stamp", lambda: STAMP)
+    monkeypatch.setattr(elastic, "version_stamp", lambda: STAMP)
     return FakeES()
 
 
@@ -253,19 +255,24 @@ def test_pages_mapping_near_match_and_prefix() -> None:
         "  Jean-Luc Picard!  ",
         "C++",
         "Ünïcode (disambiguation)",
+        "हिन्दी भाषा",
+        "Zürich – Stadt_x! 12",
     ],
 )
 def test_near_match_char_filters_fold_like_normalize_title(title: str) -> None:
-    """The normalizer's pattern_replace char filters, run here with Python's (Unicode) regex,
-    give normalize_title's form: titles near-match in ES exactly as in the embedded store."""
+    """The normalizer's pattern_replace char filters, run here with a Unicode regex engine that
+    reads ``\\p{L}`` as Java does, give normalize_title's form: titles near-match in ES exactly as
+    in the embedded store. (The live-server twin is in test_store_contract.py.)"""
+    import regex
+
     filters = load_mapping("pages")["settings"]["analysis"]["char_filter"]
-    assert filters["punctuation_to_space"]["flags"] == "UNICODE_CHARACTER_CLASS"
+    assert "flags" not in filters["punctuation_to_space"]  # \p{L}\p{N} need no flag in Java
     out = title
     for name in load_mapping("pages")["settings"]["analysis"]["normalizer"]["near_match"][
         "char_filter"
     ]:
         spec = filters[name]
-        out = re.sub(spec["pattern"], spec["replacement"], out)
+        out = regex.sub(spec["pattern"], spec["replacement"], out)
     assert out.lower() == normalize_title(title)
 
 
@@ -843,6 +850,23 @@ def test_unreachable_server_names_url_and_fix(fake: FakeES) -> None:
     assert len(fake.calls) == 1  # the first contact fails fast: no retries
 
 
+@pytest.mark.parametrize(
+    ("status", "kind"), [(401, "security_exception"), (403, "security_exception")]
+)
+def test_refused_credentials_name_url_status_and_cause(
+    fake: FakeES, status: int, kind: str
+) -> None:
+    reason = "missing authentication credentials for REST request [/wikicheck-meta/_doc/state]"
+    fake.on("GET", "/wikicheck-meta/_doc/state", status,
+            {"error": {"type": kind, "reason": reason}, "status": status})  # fmt: skip
+    with pytest.raises(StoreError) as err:
+        make_store(fake)
+    assert str(err.value) == (
+        f"Elasticsearch at http://es.test:9200 failed while reading the index state: "
+        f"{status} {kind}: {reason}"
+    )
+
+
 def test_cli_on_a_server_that_is_down() -> None:
     from click.testing import CliRunner
 
@@ -961,8 +985,10 @@ def test_open_store_dispatches_to_elasticsearch(fake: FakeES) -> None:
 
 def test_encode_page_hook_pickles_and_matches_add_page(fake: FakeES) -> None:
     store = make_store(fake)
+    assert isinstance(store, PreEncoding)  # the pipeline takes the fast path on ES too
     w = store.writer()
-    encode = pickle.loads(pickle.dumps(w.encode_page))  # what the worker processes receive
+    assert isinstance(w, EncodedWriter)
+    encode = pickle.loads(pickle.dumps(store.encode_page))  # what the worker processes receive
     els = [element("Aare", 0, "x")]
     assert encode("Aare", els, None) == _es_writer.encode_page("Aare", els)
     w.add_encoded(encode("Aare", els, None))

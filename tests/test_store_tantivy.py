@@ -22,8 +22,8 @@ PAGE = {
 
 
 def build(path, pages=(PAGE,), checkpoint=None) -> TantivyStore:
-    store = TantivyStore(path, create=True)
-    w = store.writer(heap_mb=32)
+    store = TantivyStore(path, create=True, heap_mb=32)
+    w = store.writer()
     for p in pages:
         w.add_page(p["title"], extract_page(p))
     w.commit(checkpoint)
@@ -78,8 +78,8 @@ def test_open_store_reaches_tantivy(tmp_path) -> None:
 
 def test_commit_is_durable_with_its_checkpoint_and_uncommitted_work_is_dropped(tmp_path) -> None:
     build(tmp_path / "i", checkpoint={"records": 1, "fingerprint": "f"})
-    store = TantivyStore(tmp_path / "i")
-    w = store.writer(heap_mb=32)
+    store = TantivyStore(tmp_path / "i", heap_mb=32)
+    w = store.writer()
     w.add_page("Other", extract_page({**PAGE, "title": "Other"}))
     w.close()  # no commit: discarded
     reopened = TantivyStore(tmp_path / "i")
@@ -90,8 +90,8 @@ def test_commit_is_durable_with_its_checkpoint_and_uncommitted_work_is_dropped(t
 
 def test_replacement_across_sessions(tmp_path) -> None:
     build(tmp_path / "i")
-    store = TantivyStore(tmp_path / "i")
-    w = store.writer(heap_mb=32)
+    store = TantivyStore(tmp_path / "i", heap_mb=32)
+    w = store.writer()
     w.add_page("Analysis", extract_page({**PAGE, "order": ["sentence_1"]}))
     w.commit({"records": 2})
     w.close()
@@ -101,10 +101,10 @@ def test_replacement_across_sessions(tmp_path) -> None:
 
 def test_one_writer_at_a_time_is_a_clear_error(tmp_path) -> None:
     store = build(tmp_path / "i")
-    w = store.writer(heap_mb=32)
+    w = store.writer()
     try:
         with pytest.raises(StoreError, match="is another `wikicheck index` running"):
-            store.writer(heap_mb=32)
+            store.writer()
     finally:
         w.close()
 

@@ -60,8 +60,8 @@ def build_web_index(path: Path) -> Path:
     from indexer.extract import extract_page
     from indexer.stores import open_store
 
-    store = open_store(index_dir=str(path), create=True)
-    writer = store.writer(heap_mb=32, threads=1)
+    store = open_store(index_dir=str(path), create=True, heap_mb=32, writer_threads=1)
+    writer = store.writer()
     for page in web_pages():
         writer.add_page(page["title"], extract_page(page))
     writer.commit({"test": True})

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from wikicheck.errors import ConfigError, InputError, WikicheckError, short_repr
+from wikicheck.resources import data_path
 
 __all__ = [
     "SAVED_OBJECTS",
@@ -30,7 +31,7 @@ __all__ = [
 ]
 
 #: The shipped saved objects (in the repository, next to ``es_mappings/``).
-SAVED_OBJECTS = Path(__file__).resolve().parents[1] / "kibana" / "saved_objects.ndjson"
+SAVED_OBJECTS = data_path("kibana", "saved_objects.ndjson")  # package data
 _DEFAULT_PREFIX = "wikicheck"
 
 

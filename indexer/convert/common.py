@@ -198,9 +198,13 @@ class PageBuilder:
         return key
 
     def table(
-        self, rows: list[list[Cell]], caption: str | None = None, type: str | None = None
+        self, rows: list[list[Cell]], caption: str | None = None, type: str = "general"
     ) -> int:
-        """Add a table; ids follow FEVEROUS: ``[header_]cell_T_R_C``, C = index in the row list."""
+        """Add a table; ids follow FEVEROUS: ``[header_]cell_T_R_C``, C = index in the row list.
+
+        ``type`` is FEVEROUS's table type (``infobox``, else ``general``): every FEVEROUS table
+        has one, and the official ``WikiTable`` reads it unconditionally.
+        """
         key, t = self._key("table")
         out_rows = []
         for r, row in enumerate(rows):
@@ -220,8 +224,7 @@ class PageBuilder:
         value: dict[str, Any] = {"table": out_rows}
         if caption:
             value["caption"] = caption
-        if type:
-            value["type"] = type
+        value["type"] = type
         self.page[key] = value
         return t
 

@@ -36,7 +36,7 @@ from indexer.convert.common import (
 )
 from indexer.extract import extract_page
 from wikicheck.errors import InputError
-from wikicheck.ids import table_id
+from wikicheck.ids import parse_id, table_id
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 
 __all__ = ["iter_records", "xml_cell", "LABELS", "TITLE_PREFIX"]
@@ -68,8 +68,6 @@ def _documents(root: Path) -> tuple[list[str], ReleaseFiles | None, Path]:
 
 def xml_cell(ids: dict[str, Any], element_id: str) -> dict[str, Any] | None:
     """Where a FEVEROUS cell id of a converted page sits in its XML (None if not a cell there)."""
-    from wikicheck.ids import parse_id
-
     parsed = parse_id(element_id)
     doc = ids.get(parsed.page)
     if doc is None or parsed.type not in ("cell", "header_cell"):

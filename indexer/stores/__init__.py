@@ -5,10 +5,12 @@ from __future__ import annotations
 from indexer.stores.base import (
     AnyOf,
     Bool,
+    EncodedWriter,
     Exact,
     Hit,
     PageHit,
     PageInfo,
+    PreEncoding,
     Prefix,
     Query,
     Store,
@@ -24,6 +26,8 @@ __all__ = [
     "open_store",
     "Store",
     "StoreWriter",
+    "EncodedWriter",
+    "PreEncoding",
     "StoreStats",
     "Hit",
     "PageHit",
@@ -44,6 +48,9 @@ def open_store(
 ) -> Store:
     """Open (or with ``create=True`` create) the embedded index at ``index_dir`` or ES at ``es``.
 
+    ``options`` are the engine's own: sizing (Tantivy ``heap_mb``, ``writer_threads``;
+    Elasticsearch ``bulk_chunk_size``, ``request_timeout`` ...), ``overwrite``, and for
+    Elasticsearch ``index_prefix`` (several corpora on one cluster) and ``client_options``.
     Engines are imported here and nowhere else outside ``indexer/stores``.
     """
     if index_dir and es:

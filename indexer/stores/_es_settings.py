@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from wikicheck.errors import StoreError
+from wikicheck.resources import data_path
 
 __all__ = [
     "KINDS",
@@ -21,9 +22,12 @@ __all__ = [
     "RETRY_STATUSES",
     "load_mapping",
     "restore_settings",
+    "display_url",
+    "version_stamp",
 ]
 
-MAPPINGS_DIR = Path(__file__).resolve().parents[2] / "es_mappings"
+#: The shipped mappings (package data: found the same way in a checkout and in a wheel).
+MAPPINGS_DIR = data_path("es_mappings")
 KINDS = ("elements", "pages")
 #: While loading: no periodic refresh (``commit`` refreshes) and no replicas to copy segments to.
 LOAD_SETTINGS: dict[str, Any] = {
@@ -36,13 +40,13 @@ RETRY_STATUSES = (429, 502, 503, 504)
 
 def load_mapping(kind: str, mappings_dir: str | Path | None = None) -> dict[str, Any]:
     """``es_mappings/<kind>.json`` as a dict: the exact body of the index-creation request."""
-    path = Path(mappings_dir or MAPPINGS_DIR) / f"{kind}.json"
+    path = Path(mappings_dir) / f"{kind}.json" if mappings_dir else MAPPINGS_DIR / f"{kind}.json"
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise StoreError(
             f"cannot read the Elasticsearch mapping {path}: {exc.strerror}; "
-            "it ships in the repository's es_mappings/ folder"
+            "it ships with wikicheck (es_mappings/): reinstall the package"
         ) from exc
     except json.JSONDecodeError as exc:
         raise StoreError(
@@ -59,7 +63,7 @@ def restore_settings(body: dict[str, Any]) -> dict[str, Any]:
     return {"index": {k: index.get(k) for k in _RESTORED_KEYS}}
 
 
-def _display_url(url: str) -> str:
+def display_url(url: str) -> str:
     """``url`` with any password masked (``https://user:***@host:9200``)."""
     parts = urlsplit(url)
     if parts.password is None:
@@ -68,6 +72,6 @@ def _display_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _stamp() -> str:
+def version_stamp() -> str:
     """Version suffix of a build's indices: UTC time to the millisecond (index names are lowercase)."""
     return datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S%f")[:-3]

@@ -6,20 +6,20 @@ Created by :meth:`indexer.stores.elastic.ElasticStore.writer`; see that module f
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import orjson
+from elasticsearch import Elasticsearch
 from elasticsearch.dsl import Q
 from elasticsearch.helpers import streaming_bulk
 
 from indexer.stores._es_query import element_doc, page_doc
+from indexer.stores.base import WriterLifecycle
 from wikicheck.errors import StoreError, short_repr
 from wikicheck.model import Element
 
-if TYPE_CHECKING:
-    from indexer.stores.elastic import ElasticStore
-
-__all__ = ["ElasticWriter", "encode_page"]
+__all__ = ["ElasticWriter", "WriterHost", "encode_page", "EncodedPage"]
 
 #: Titles tracked between refreshes before the writer refreshes anyway (bounds memory).
 _TRACK_LIMIT = 100_000
@@ -34,7 +34,25 @@ def encode_page(title: str, elements: Sequence[Element], lead: str | None = None
     return title, docs, orjson.dumps(page_doc(title, elements, lead))
 
 
-class ElasticWriter:
+class WriterHost(Protocol):
+    """What the writer needs from its store (:class:`indexer.stores.elastic.ElasticStore`).
+
+    Declared here so this module does not import the store that imports it.
+    """
+
+    url: str
+    es: Elasticsearch
+
+    def errors(self, action: str) -> AbstractContextManager[None]: ...
+
+    def apply_settings(self, indices: dict[str, str], load: bool) -> None: ...
+
+    def publish(self, build: dict[str, str]) -> None: ...
+
+    def set_checkpoint(self, checkpoint: dict[str, Any] | None) -> None: ...
+
+
+class ElasticWriter(WriterLifecycle):
     """Adds pages in batches; ``commit`` refreshes and records the checkpoint; ``close`` publishes.
 
     Elasticsearch has no transactions: additions flushed before a crash may already be in the
@@ -44,7 +62,7 @@ class ElasticWriter:
 
     def __init__(
         self,
-        store: ElasticStore,
+        store: WriterHost,
         targets: dict[str, str],
         *,
         publish: bool,
@@ -74,9 +92,6 @@ class ElasticWriter:
         self._uncommitted = False  # flushed to ES since the last commit
         self._closed = False
         store.apply_settings(self.targets, load=True)
-
-    #: The pipeline's hook for worker-side encoding (a plain function, so it pickles).
-    encode_page = staticmethod(encode_page)
 
     def add_page(self, title: str, elements: Sequence[Element], lead: str | None = None) -> None:
         """Queue a page (replacing any earlier version of it); flushes when the batch is full."""
@@ -172,12 +187,3 @@ class ElasticWriter:
         self._buffer.clear()
         if not self._publish:
             self._store.apply_settings(self.targets, load=False)
-
-    def __enter__(self) -> ElasticWriter:
-        return self
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is None:
-            self.close()
-        else:
-            self.abort()

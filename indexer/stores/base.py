@@ -23,9 +23,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from wikicheck.model import Element
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = [
     "Text",
@@ -40,6 +43,10 @@ __all__ = [
     "StoreStats",
     "Store",
     "StoreWriter",
+    "EncodedWriter",
+    "PreEncoding",
+    "WriterLifecycle",
+    "StoreLifecycle",
     "ELEMENT_FIELDS",
     "PAGE_FIELDS",
     "normalize_title",
@@ -158,11 +165,9 @@ class StoreStats:
 class StoreWriter(Protocol):
     """Adds pages in batches; ``commit`` makes them durable together with a checkpoint token.
 
-    Optional fast path (used by :mod:`indexer.pipeline` when present): the store has a picklable
-    ``encode_page(title, elements, lead) -> payload`` run in extraction workers, and the writer
-    ``add_encoded(payload)``, so the single writer process does no per-element Python work.
-    A writer may also have ``abort()``: the pipeline calls it instead of ``close()`` when a run
-    fails or is interrupted (``close()`` may publish the build; ``abort()`` must not).
+    A context manager: leaving the block normally is :meth:`close`, leaving it by an exception
+    is :meth:`abort`. ``close()`` may publish the build (Elasticsearch swaps its aliases);
+    ``abort()`` never does, so a failed or interrupted run keeps its checkpoint for ``--resume``.
     """
 
     def add_page(self, title: str, elements: Sequence[Element], lead: str | None = None) -> None:
@@ -172,19 +177,63 @@ class StoreWriter(Protocol):
         """Make everything added so far durable, atomically with ``checkpoint``."""
 
     def close(self) -> None:
-        """Release the writer (uncommitted additions are discarded)."""
+        """Finish: uncommitted additions are discarded; a fully committed build is published."""
+
+    def abort(self) -> None:
+        """Stop after a failure or interrupt: discard uncommitted additions, publish nothing."""
+
+    def __enter__(self) -> StoreWriter: ...
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...
+
+
+@runtime_checkable
+class EncodedWriter(StoreWriter, Protocol):
+    """A writer that takes pages pre-encoded by its store's ``encode_page`` (the fast path)."""
+
+    def add_encoded(self, encoded: Any) -> None:
+        """Add a page made by the store's ``encode_page`` (replacing its earlier version)."""
+
+
+@runtime_checkable
+class PreEncoding(Protocol):
+    """The optional fast path of a store: pages are encoded in the indexing workers.
+
+    ``encode_page`` is a picklable plain function (it is sent to worker processes) turning a page
+    into whatever the store's :class:`EncodedWriter` takes, so the single writer process does no
+    per-element Python work. :mod:`indexer.pipeline` uses it when ``isinstance(store,
+    PreEncoding)``.
+    """
+
+    @staticmethod
+    def encode_page(title: str, elements: Sequence[Element], lead: str | None = None) -> Any: ...
+
+    def writer(self) -> EncodedWriter: ...
 
 
 @runtime_checkable
 class Store(Protocol):
-    """One interface over every engine (embedded Tantivy, Elasticsearch)."""
+    """One interface over every engine (embedded Tantivy, Elasticsearch).
+
+    Engine-specific sizing (Tantivy's writer heap and threads, Elasticsearch's bulk sizes) is
+    given when the store is opened (``open_store(..., **options)``), never to :meth:`writer`.
+    A context manager: leaving the block closes the store.
+    """
 
     engine: str
 
-    def writer(self, *, heap_mb: int = 256, threads: int | None = None) -> StoreWriter: ...
+    @property
+    def location(self) -> str:
+        """Where the index lives, for messages and summaries (a directory, or URL and indices)."""
+
+    def writer(self) -> StoreWriter: ...
 
     def checkpoint(self) -> dict[str, Any] | None:
         """The checkpoint token of the last commit (None for a fresh index)."""
+
+    def reload(self) -> None:
+        """See commits made since opening (by this process or another; a no-op where reads are
+        always current)."""
 
     def search(self, query: Query, k: int = 10, *, filters: Sequence[Query] = ()) -> list[Hit]:
         """Top-``k`` elements for ``query`` restricted by non-scoring ``filters``."""
@@ -207,6 +256,42 @@ class Store(Protocol):
     def stats(self) -> StoreStats: ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Store: ...
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...
+
+
+class WriterLifecycle:
+    """The context-manager half of :class:`StoreWriter`, shared by the engines' writers."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+
+class StoreLifecycle:
+    """The context-manager half of :class:`Store`: leaving the block closes the store."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        self.close()
 
 
 _PUNCT_RE = re.compile(r"[\W_]+", re.UNICODE)

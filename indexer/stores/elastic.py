@@ -49,18 +49,19 @@ from indexer.stores._es_settings import (
     LOAD_SETTINGS,
     MAPPINGS_DIR,
     RETRY_STATUSES,
-    _display_url,
-    _stamp,
+    display_url,
     load_mapping,
     restore_settings,
+    version_stamp,
 )
-from indexer.stores._es_writer import ElasticWriter
+from indexer.stores._es_writer import ElasticWriter, encode_page
 from indexer.stores.base import (
     AnyOf,
     Hit,
     PageHit,
     PageInfo,
     Query,
+    StoreLifecycle,
     StoreStats,
     dedupe,
     normalize_title,
@@ -90,7 +91,7 @@ _START_HINT = (
 _BATCH = 1000  # ids per mget, elements per page_elements request
 
 
-class ElasticStore:
+class ElasticStore(StoreLifecycle):
     """The :class:`~indexer.stores.base.Store` protocol over Elasticsearch 9.
 
     Opens what is there: the published aliases for reading, an unfinished build for
@@ -101,6 +102,8 @@ class ElasticStore:
     """
 
     engine = "elasticsearch"
+    #: Extraction workers build and serialize the documents; the writer only forwards bytes.
+    encode_page = staticmethod(encode_page)
 
     def __init__(
         self,
@@ -121,7 +124,7 @@ class ElasticStore:
     ) -> None:
         if overwrite and not create:
             raise ConfigError("overwrite=True needs create=True (it rebuilds the index)")
-        self.url = _display_url(url.rstrip("/"))  # what messages show: never a password
+        self.url = display_url(url.rstrip("/"))  # what messages show: never a password
         self.aliases = {kind: f"{index_prefix}-{kind}" for kind in KINDS}
         self.meta_index = f"{index_prefix}-meta"
         self.mappings = {kind: load_mapping(kind, mappings_dir) for kind in KINDS}
@@ -239,7 +242,7 @@ class ElasticStore:
             if stale and stale != published:
                 # An unfinished earlier build that nobody resumed: nothing reads it.
                 self.es.indices.delete(index=list(stale.values()), ignore_unavailable=True)
-            stamp = _stamp()
+            stamp = version_stamp()
             build = {kind: f"{self.aliases[kind]}-v{stamp}" for kind in KINDS}
             for kind in KINDS:
                 body = self.mappings[kind]
@@ -317,8 +320,15 @@ class ElasticStore:
             return self._state["build"][kind]
         return self.aliases[kind]
 
-    def writer(self, *, heap_mb: int = 256, threads: int | None = None) -> ElasticWriter:
-        """A bulk writer (``heap_mb``/``threads`` size the embedded engine; ES sizes itself)."""
+    @property
+    def location(self) -> str:
+        return f"{self.url} ({self.aliases['elements']}, {self.aliases['pages']})"
+
+    def reload(self) -> None:
+        """Nothing to do: every search reads what the last refresh (each commit) made visible."""
+
+    def writer(self) -> ElasticWriter:
+        """A bulk writer into this instance's build (or the published indices to update them)."""
         targets, build = self.write_targets()
         self._building = build
         return ElasticWriter(self, targets, publish=build, **self.bulk_options)
@@ -415,9 +425,3 @@ class ElasticStore:
 
     def close(self) -> None:
         self.es.close()
-
-    def __enter__(self) -> ElasticStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -40,7 +40,9 @@ from indexer.stores.base import (
     PageHit,
     PageInfo,
     Query,
+    StoreLifecycle,
     StoreStats,
+    WriterLifecycle,
     lead_text,
     normalize_title,
     title_variants,
@@ -100,17 +102,29 @@ def encode_page(title: str, elements: Sequence[Element], lead: str | None = None
 # -- the store ------------------------------------------------------------------------------
 
 
-class TantivyStore:
-    """Embedded store in ``index_dir`` (``create=True`` makes it; ``overwrite=True`` empties it)."""
+class TantivyStore(StoreLifecycle):
+    """Embedded store in ``index_dir`` (``create=True`` makes it; ``overwrite=True`` empties it).
+
+    ``heap_mb`` / ``writer_threads`` size the writers this store makes (Tantivy's indexing heap,
+    split between the two indices, and its indexing threads; None: Tantivy's choice).
+    """
 
     engine = "tantivy"
     #: Extraction workers pre-encode pages with this; the writer takes them in ``add_encoded``.
     encode_page = staticmethod(encode_page)
 
     def __init__(
-        self, index_dir: str | os.PathLike, create: bool = False, *, overwrite: bool = False
+        self,
+        index_dir: str | os.PathLike,
+        create: bool = False,
+        *,
+        overwrite: bool = False,
+        heap_mb: int = 512,
+        writer_threads: int | None = None,
     ):
         self.path = Path(index_dir)
+        self.heap_mb = heap_mb
+        self.writer_threads = writer_threads
         manifest = self.path / MANIFEST
         if self.path.exists() and not self.path.is_dir():
             raise StoreError(f"{self.path} is a file, not an index directory: check --index-dir")
@@ -177,8 +191,12 @@ class TantivyStore:
                 f"`wikicheck index SOURCE --index-dir {self.path} --overwrite`"
             )
 
-    def writer(self, *, heap_mb: int = 256, threads: int | None = None) -> TantivyWriter:
-        return TantivyWriter(self, heap_mb=heap_mb, threads=threads)
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    def writer(self) -> TantivyWriter:
+        return TantivyWriter(self, heap_mb=self.heap_mb, threads=self.writer_threads)
 
     def checkpoint(self) -> dict[str, Any] | None:
         path = self.path / CHECKPOINT
@@ -339,11 +357,12 @@ def _atomic_write(path: Path, data: Any) -> None:
 # -- the writer -----------------------------------------------------------------------------
 
 
-class TantivyWriter:
+class TantivyWriter(WriterLifecycle):
     """Single writer over both indices; ``commit`` is durable together with its checkpoint."""
 
     def __init__(self, store: TantivyStore, *, heap_mb: int = 256, threads: int | None = None):
         self.store = store
+        self._closed = False
         n = threads or 0
         try:
             # Elements carry nearly all the text: give them most of the heap.
@@ -406,7 +425,10 @@ class TantivyWriter:
         self.close()
 
     def close(self) -> None:
-        """Discard uncommitted additions and let background merges finish."""
+        """Discard uncommitted additions and let background merges finish (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
         for w in (self._ew, self._pw):
             try:
                 w.rollback()

@@ -1,0 +1,35 @@
+"""Session fixtures shared by the test modules: the live Elasticsearch-API server."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.es_server import EsServer, start_noida
+
+
+@pytest.fixture(scope="session")
+def es_server(tmp_path_factory) -> Iterator[EsServer]:
+    """``WIKICHECK_ES_URL``'s cluster, else a fresh ``noida-db`` (stopped at the end, also on
+    failure); skips the test with the reason when neither can be had."""
+    url = os.environ.get("WIKICHECK_ES_URL")
+    if url:
+        yield EsServer(url.rstrip("/"), emulated=False)
+        return
+    try:
+        server = start_noida(tmp_path_factory.mktemp("noida") / "data")
+    except (ImportError, OSError, RuntimeError) as exc:
+        pytest.skip(f"no Elasticsearch-API server: {type(exc).__name__}: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def real_es_only(es_server: EsServer) -> None:
+    """Skip on the emulator: for behaviour it does not reproduce (docs/elasticsearch.md)."""
+    if es_server.emulated:
+        pytest.skip("noida-db does not reproduce this; set WIKICHECK_ES_URL to a real cluster")

@@ -1,1 +1,0 @@
-"""Command implementations for :mod:`wikicheck.cli` (one module per area) and shared options."""

@@ -1,0 +1,11 @@
+"""Evaluation: a recipe (corpus, claims, settings, metrics) in, a report directory out.
+
+Holds :mod:`~wikicheck.evaluation.recipe` (the recipe file and its validation),
+:mod:`~wikicheck.evaluation.run` (convert, index, predict and score one recipe in one process),
+:mod:`~wikicheck.evaluation.report` (``metrics.json``, ``report.md``/``report.html``),
+:mod:`~wikicheck.evaluation.plots` (the report's figures) and
+:mod:`~wikicheck.evaluation.compare` (two reports side by side).
+
+May import the foundation, ``indexer``, ``retriever``, ``verifier`` and :mod:`wikicheck.scoring`;
+nothing but :mod:`wikicheck.cli` imports it (checked by the layers contract in ``.importlinter``).
+"""

@@ -1,0 +1,418 @@
+"""``wikicheck evaluate``: recipe -> index (built or reused) -> predictions -> scores -> report.
+
+Entry points: :func:`run_recipe` (one recipe, writes ``OUT/NAME/``: ``predictions.jsonl``,
+``metrics.json``, ``report.md``, ``report.html``, and ``semtab_xml/`` for SEM-TAB-FACTS) and
+:func:`compare_reports` (two report folders side by side, the ablation view). Everything goes
+through the library (:mod:`indexer.pipeline`, :mod:`retriever.pipeline`, :mod:`verifier.model`,
+:mod:`wikicheck.scoring.feverous`), never through a subprocess, so a recipe run is one process and its
+numbers are exactly those of the matching ``index``/``predict``/``score`` commands.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from wikicheck.annotations import Claim, Prediction, RowSummary, iter_claims, write_jsonl
+from wikicheck.errors import ConfigError, InputError
+from wikicheck.evaluation.compare import compare_reports, write_comparison
+from wikicheck.evaluation.recipe import Recipe
+from wikicheck.evaluation.report import latency_summary, write_report
+from wikicheck.scoring import semtab
+from wikicheck.scoring.feverous import score_pairs
+from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
+
+__all__ = [
+    "run_recipe",
+    "ensure_index",
+    "predict_claims",
+    "load_verifier",
+    "compare_reports",
+    "write_comparison",
+    "Progress",
+]
+
+#: ``progress(stage, done, total)``: how a caller (the CLI's bars) follows a run.
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def _noop(stage: str, done: int, total: int | None) -> None:
+    return None
+
+
+def _looked(recipe: Recipe, path: str) -> str:
+    """``; looked in A and B`` for a relative input that was not found (empty otherwise)."""
+    if Path(path).is_absolute() or not recipe.looked_in:
+        return ""
+    return "; looked in " + " and ".join(str(Path(d) / path) for d in recipe.looked_in)
+
+
+# -- corpus and index ------------------------------------------------------------------------
+
+
+def _sources(recipe: Recipe, progress: Progress) -> list[str]:
+    """Pages files to index, converting the dataset first when its output is not there yet."""
+    if recipe.convert is None:
+        return list(recipe.pages)
+    out = Path(recipe.convert["output"])
+    if not (out / "pages.jsonl").exists():
+        from indexer.convert import convert
+
+        convert(recipe.convert["source"], recipe.convert["input"], out,
+                on_page=lambda n: progress("convert", n, None))  # fmt: skip
+    return [str(out / "pages.jsonl"), *recipe.pages]
+
+
+def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _noop):
+    """Open the recipe's store, building it, finishing it or reusing it as it stands.
+
+    An index whose checkpoint carries the same source fingerprint (names and sizes) is reused;
+    one built from other sources is an error unless ``store.rebuild`` is set, so a stale index
+    never scores a run silently.
+    """
+    from indexer.stores import open_store
+
+    for s in sources:
+        if not Path(s).exists():
+            raise InputError(f"corpus file does not exist{_looked(recipe, s)}", path=s)
+    options = {"overwrite": True} if recipe.rebuild and not recipe.es else {}
+    store = open_store(index_dir=recipe.index_dir, es=recipe.es, create=True, **options)
+    try:
+        info = _build_or_reuse(recipe, sources, store, progress)
+    except BaseException:  # a half-opened store is closed before the error goes up
+        store.close()
+        raise
+    return store, info
+
+
+def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Progress) -> dict:
+    """The body of :func:`ensure_index` once the store is open: reuse, finish or build it."""
+    from indexer.pipeline import index_sources, source_fingerprint
+    from indexer.readers import open_reader
+
+    fingerprint = source_fingerprint(sources)
+    cp = store.checkpoint()
+    where = recipe.es or recipe.index_dir
+    if cp is not None and cp.get("fingerprint") != fingerprint:
+        raise ConfigError(
+            f"{recipe.path}: store: the index at {where} was built from other sources "
+            f"({', '.join(cp.get('sources') or ['?'])}); set store.rebuild: true or choose "
+            "another store.index_dir"
+        )
+    info: dict[str, Any] = {"location": str(where), "sources": list(sources)}
+    total = open_reader(*sources).total()
+    if cp is not None and total is not None and cp.get("records") == total:
+        info["reused"] = True
+    else:
+        summary = index_sources(
+            sources, store, workers=recipe.workers, resume=cp is not None,
+            progress=lambda p: progress("index", p.records + p.start, p.total),
+        )  # fmt: skip
+        info.update(reused=False, indexed=summary.to_dict())
+        store.reload()
+    info["stats"] = store.stats().to_dict()
+    return info
+
+
+# -- prediction ------------------------------------------------------------------------------
+
+
+def _oracle_ids(claim: Claim) -> list[str]:
+    """The first gold evidence set, in annotation order (what an oracle run verifies against)."""
+    return list(claim.evidence[0].content) if claim.evidence else []
+
+
+def _evidence_row(el: Any) -> dict[str, Any]:
+    return {"id": el.id, "type": el.type, "page": el.page, "text": el.text,
+            "context": list(el.context), "section_names": el.section_names,
+            "headers": el.row_header_texts + el.col_header_texts}  # fmt: skip
+
+
+def _batches(items: Sequence[Claim], size: int) -> Iterator[list[Claim]]:
+    for i in range(0, len(items), size):
+        yield list(items[i : i + size])
+
+
+# Function words never make a cell evidence (they occur in most statements and many cells).
+_FUNCTION_WORDS = frozenset(
+    "a an the and or but nor of in on at to for from by with as is are was were be been being "
+    "it its this that these those there than then which who whom whose what when where how "
+    "not no has have had do does did will would can could may might shall should".split()
+)
+
+
+def _content_tokens(text: str) -> set[str]:
+    from indexer.stores.base import tokens
+
+    return {t for t in tokens(text) if t not in _FUNCTION_WORDS}
+
+
+def _table_elements(claim: Claim, store: Any) -> list[tuple[int, bool, Any]]:
+    """Every element of the claim's gold tables, most claim-like first (the "table given" setting).
+
+    TabFact, InfoTabs and SEM-TAB-FACTS hand the system its table. Elements are ordered by the
+    claim's content words they share, their own text counting twice their headers, so the
+    verifier's window keeps the cells that matter; an element whose own text shares a content
+    word is predicted evidence (SEM-TAB-FACTS task B). A plain lexical baseline, not tuned.
+    """
+    claim_tokens = _content_tokens(claim.claim)
+    out = []
+    for table in claim.extra.get("gold_tables") or ():
+        page, _, number = str(table).rpartition("_table_")
+        if not number.isdigit():
+            continue
+        for el in store.page_elements(page):
+            if el.table == int(number):
+                own = len(claim_tokens & _content_tokens(el.text))
+                headers = len(claim_tokens & _content_tokens(el.headers_text))
+                out.append((2 * own + headers, own > 0, el))
+    out.sort(key=lambda t: -t[0])  # stable: table order among equals
+    return out
+
+
+def _gather(recipe: Recipe, batch: list[Claim], store: Any, retriever: Any) -> tuple[list, list]:
+    """Prediction rows (evidence only) and the elements each claim's verifier call sees."""
+    if retriever is not None:
+        results = retriever.retrieve_batch([c.claim for c in batch], ids=[c.id for c in batch])
+        return [r.to_prediction() for r in results], [
+            [e.element for e in r.evidence] for r in results
+        ]
+    if recipe.gold_evidence == "table" and store is not None:
+        from verifier.focus import focus_table
+
+        # The verifier reads the table as predict --gold-evidence does (DESIGN §6: one table
+        # representation); the cells sharing a content word are the predicted evidence.
+        ranked = [_table_elements(c, store) for c in batch]
+        evidence = [focus_table(c.claim, [el for _, _, el in r]) for c, r in zip(batch, ranked)]
+        chosen = [[el for _, hit, el in r if hit] for r in ranked]
+    else:
+        found = store.get([i for c in batch for i in _oracle_ids(c)]) if store else {}
+        evidence = [[found[i] for i in _oracle_ids(c) if i in found] for c in batch]
+        chosen = evidence
+    preds = []
+    for c, ev, ch in zip(batch, evidence, chosen):
+        ids = [e.id for e in ch] if recipe.gold_evidence == "table" else _oracle_ids(c)
+        preds.append({"id": c.id, "claim": c.claim, "predicted_evidence": ids,
+                      "evidence": [_evidence_row(e) for e in ev[:50]]})  # fmt: skip
+    return preds, evidence
+
+
+def load_verifier(recipe: Recipe) -> Any:
+    """The recipe's verifier (None for ``gold``/``none``); loaded before indexing, so a wrong
+    model name fails in seconds, not after the index is built."""
+    if recipe.model in ("gold", "none"):
+        return None
+    from verifier.model import Verifier
+
+    opts = {k: v for k, v in recipe.verifier.items() if k in ("device", "max_length")}
+    return Verifier.load(None if recipe.model == "default" else recipe.model, **opts)
+
+
+def predict_claims(
+    recipe: Recipe,
+    claims: Sequence[Claim],
+    store: Any,
+    progress: Progress = _noop,
+    verifier: Any = None,
+) -> list[dict[str, Any]]:
+    """One prediction row per claim (official fields + ours), with ``latency_ms`` per claim."""
+    retriever = None
+    if not recipe.gold_evidence and store is not None:
+        from retriever.config import RetrieverConfig
+        from retriever.pipeline import Retriever
+
+        config = RetrieverConfig.from_dict(recipe.retriever, source=f"{recipe.path}: retriever")
+        retriever = Retriever(store, config)
+    if verifier is None and recipe.model not in ("gold", "none"):
+        verifier = load_verifier(recipe)
+    rows: list[dict[str, Any]] = []
+    for batch in _batches(claims, recipe.batch_size):
+        t0 = time.perf_counter()
+        preds, evidence = _gather(recipe, batch, store, retriever)
+        t_evidence = (time.perf_counter() - t0) / len(batch)
+        t1 = time.perf_counter()
+        if verifier is not None:
+            table = recipe.gold_evidence == "table"
+            verdicts = verifier.predict(
+                [(c.claim, ev) for c, ev in zip(batch, evidence)],
+                batch_size=recipe.verifier.get("batch_size", 32), labels=recipe.labels,
+                document_order=table,
+            )  # fmt: skip
+            for row, v, c, ev in zip(preds, verdicts, batch, evidence):
+                row["predicted_label"] = v.label
+                row["probabilities"] = v.probabilities
+                row["verifier_used"] = v.used
+                if table and verifier.executor_margin is not None:
+                    from verifier.predict import apply_table_verdict, table_verdict
+
+                    verdict = table_verdict(c.claim, ev, store)
+                    apply_table_verdict(row, verdict, verifier.executor_margin)
+        elif recipe.model == "gold":
+            for row, c in zip(preds, batch):
+                row["predicted_label"] = c.label
+        t_verify = (time.perf_counter() - t1) / len(batch)
+        for row in preds:
+            # Retrieval runs in batches: its own per-claim timings when it kept them, else the
+            # batch's share; the verifier's share is always the batch mean.
+            timings = (row.get("scores") or {}).get("timings_ms") or {}
+            evidence_ms = timings.get("total", t_evidence * 1000)
+            row["latency_ms"] = round(evidence_ms + t_verify * 1000, 3)
+        rows.extend(preds)
+        progress("predict", len(rows), len(claims))
+    return rows
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
+    """True for claims a hashed train/held-out split puts on the training side.
+
+    Same hash as :func:`verifier.training.sources.in_split` (md5 of ``salt:key``), which chose the shipped
+    verifier's training part: a recipe's ``[holdout]`` keeps only the other side, so we never
+    report figures on claims the model was trained on (tests check both stay equal).
+    """
+    import hashlib
+
+    field = holdout["field"]
+    key = claim.id if field == "id" else claim.extra.get(field)
+    h = int(hashlib.md5(f"{holdout['salt']}:{key}".encode()).hexdigest()[:8], 16)
+    return h / 0xFFFFFFFF < holdout["fraction"]
+
+
+def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
+    if not Path(recipe.claims).exists():
+        raise InputError(f"claims file does not exist (recipe {recipe.path}, key claims"
+                         f"{_looked(recipe, recipe.claims)})", path=recipe.claims)  # fmt: skip
+    summary = RowSummary()
+    claims = []
+    for claim in iter_claims(recipe.claims, summary):
+        if recipe.split is not None and claim.extra.get("split") != recipe.split:
+            continue
+        if recipe.holdout is not None and _in_training_part(claim, recipe.holdout):
+            continue
+        claims.append(claim)
+        if recipe.limit is not None and len(claims) >= recipe.limit:
+            break
+    if not claims:
+        which = f" with split {recipe.split!r}" if recipe.split else ""
+        raise InputError(f"no usable claim{which} in this file", path=recipe.claims)
+    return claims, summary
+
+
+def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, Any]:
+
+    gold = [c for c, _ in pairs]
+    if needs_label_only(gold):
+        return score_labels_only(pairs)
+    result = score_pairs(pairs)
+    if recipe.gold_evidence is True:
+        result["notes"].append("oracle run: the first gold evidence set is the prediction; "
+                               "evidence metrics show only what the official 5 sentence / 25 "
+                               "cell budget cuts from it")  # fmt: skip
+    elif recipe.gold_evidence == "table":
+        result["notes"].append(
+            "table given (oracle table): the verifier reads the gold tables; predicted evidence "
+            "is the cells sharing a content word with the claim, so against a whole-table gold "
+            "set the FEVEROUS score and evidence recall mean little: read the label figures"
+        )
+    return result
+
+
+def _semtab(recipe: Recipe, claims: list[Claim], preds: list[Prediction], out: Path) -> dict:
+
+    st = recipe.semtab or {}
+    if recipe.convert is None:
+        raise ConfigError(f"{recipe.path}: semtab: needs corpus.convert (its semtab_ids.json)")
+    ids_path = Path(recipe.convert["output"]) / "semtab_ids.json"
+    statement_of, cell_of = semtab.load_mapping(ids_path, claims)
+    # The task's input XML when given (test phase), else the gold copy (dev): same placeholders.
+    template = st.get("template") or st["gold"]
+    prefix = st.get("template_prefix") if "template" in st else st.get("gold_prefix")
+    templates = semtab.read_raw_docs(template, prefix)
+    docs = {statement_of[str(c.id)][0] for c in claims if str(c.id) in statement_of}
+    templates = {d: v for d, v in templates.items() if d in docs}
+    written = semtab.write_xml(preds, statement_of, cell_of, templates, out / "semtab_xml")
+    gold = {d: v for d, v in semtab.read_docs(st["gold"], st.get("gold_prefix")).items()
+            if d in docs}  # fmt: skip
+    result = semtab.score_semtab(semtab.read_docs(out / "semtab_xml", prediction=True), gold)
+    result["written"] = written.to_dict() | {"files": len(written.files)}
+    return result
+
+
+def _commit() -> str | None:
+    """The checkout's commit (and ``+dirty``), so a report says which code produced it."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=5, check=True).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def run_recipe(
+    recipe: Recipe,
+    out_root: str | os.PathLike = "report",
+    *,
+    progress: Progress = _noop,
+    command: str | None = None,
+) -> dict[str, Any]:
+    """Run ``recipe`` end to end and write ``out_root/NAME/``; returns the metrics dict."""
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    out = Path(out_root) / recipe.name
+    sources = _sources(recipe, progress) if recipe.needs_store else []  # converts if needed
+    claims, claim_summary = _read_claims(recipe)
+    verifier = load_verifier(recipe)
+    store, index_info = None, None
+    if recipe.needs_store:
+        store, index_info = ensure_index(recipe, sources, progress)
+    try:
+        rows = predict_claims(recipe, claims, store, progress, verifier)
+    finally:
+        if store is not None:
+            store.close()
+    out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out / "predictions.jsonl", rows)
+    preds = [Prediction.from_dict(r) for r in rows]
+    pairs = list(zip(claims, preds))
+    metrics: dict[str, Any] = {
+        "name": recipe.name,
+        "description": recipe.description,
+        "recipe": recipe.path,
+        "command": command or f"wikicheck evaluate {recipe.path}",
+        "claims_file": recipe.claims,
+        "claims": len(claims),
+        "claims_skipped": claim_summary.skipped,
+        "store": index_info["location"] if index_info else None,
+        "index": index_info,
+        "verifier": recipe.model,
+        "labels": recipe.labels,
+        "oracle": recipe.gold_evidence,
+        "retriever": recipe.retriever,
+        "created": started.isoformat(timespec="seconds"),
+        "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cpu",
+        "commit": _commit(),
+    }
+    scores = _score(recipe, pairs)
+    if "retrieval" not in recipe.metrics:
+        scores["recall_at_k"] = {}
+    metrics["scores"] = scores
+    metrics["confusion"] = confusion_matrix(pairs) if scores.get("has_labels") else None
+    if "latency" in recipe.metrics:
+        metrics["latency_ms"] = latency_summary([r["latency_ms"] for r in rows])
+    if "semtab" in recipe.metrics and recipe.semtab:
+        metrics["semtab"] = _semtab(recipe, claims, preds, out)
+    metrics["seconds"] = round(time.perf_counter() - t0, 2)
+    write_report(out, metrics, pairs)
+    metrics["files"] = sorted(str(p) for p in out.iterdir() if p.is_file())
+    return metrics
