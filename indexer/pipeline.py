@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import Counter, deque
@@ -134,6 +135,11 @@ def _init_worker(encoder: Callable | None, watch_parent: bool = False) -> None:
     global _ENCODER
     _ENCODER = encoder
     if watch_parent:
+        # A terminal's Ctrl-C reaches the whole process group: a worker dying of it mid-task
+        # lost the task and left the main process waiting for it. Only the main process
+        # handles interrupts; it stops the pool (SIGTERM, the default action here) itself.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
 
 

@@ -89,7 +89,7 @@ def retrieve_file(
             if progress:
                 progress(handled)
 
-        for claim in iter_claims(claims_path, summary.read):
+        for claim in iter_claims(claims_path, summary.read, gold=False):
             summary.claims += 1
             if row_key(claim) in out.done:
                 summary.already_done += 1

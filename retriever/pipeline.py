@@ -221,6 +221,8 @@ class Retriever:
         top_page = 1.0
         best: dict[str, Hit] = {}
         for h in (*hits, *global_hits):
+            if not h.element.text.strip():  # an empty infobox cell matched by its headers only
+                continue
             if h.id not in best or h.score > best[h.id].score:
                 best[h.id] = h
         top_lex = max((h.score for h in best.values()), default=0.0) or 1.0

@@ -74,7 +74,32 @@ def test_dummy_row_after_the_first_line_is_a_bad_row(tmp_path):
     path = _write(tmp_path / "c.jsonl", [CLAIM, {"header": ""}])
     claims, summary = read_claims(path)
     assert len(claims) == 1
-    assert summary.examples == [f"{path}:2: 'claim' must be a string, got None"]
+    assert summary.examples == [
+        f"{path}:2: a claim row needs a 'claim' field; this row has 'header'"
+    ]
+
+
+def test_reading_claims_needs_only_id_and_claim_scoring_checks_gold_fields(tmp_path):
+    rows = [
+        {"id": 1, "claim": "A.", "label": "TRUE"},
+        {"id": 2, "claim": "B.", "evidence": "Aare_sentence_0"},
+        {"id": 3, "claim": "C.", "challenge": 5},
+        {"id": 4, "text": "D."},
+    ]
+    path = _write(tmp_path / "c.jsonl", rows)
+    summary = RowSummary()
+    claims = list(iter_claims(path, summary, gold=False))
+    assert [c.id for c in claims] == [1, 2, 3]
+    assert claims[0].label is None and claims[0].extra == {"label": "TRUE"}
+    assert claims[1].evidence == [] and claims[1].to_dict()["evidence"] == "Aare_sentence_0"
+    assert summary.examples == [
+        f"{path}:4: a claim row needs a 'claim' field; this row has 'id', 'text'"
+    ]
+    strict, summary = read_claims(path)  # the gold reading (score) still rejects the first three
+    assert strict == [] and summary.skipped == 4
+    assert summary.examples[0] == (
+        f"{path}:1: unknown label 'TRUE' (expected SUPPORTS, REFUTES or NOT ENOUGH INFO)"
+    )
 
 
 @needs_shared

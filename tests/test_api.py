@@ -161,6 +161,22 @@ def test_openapi_docs(client):
     }
 
 
+def test_docs_page_works_offline_with_local_assets(client):
+    import re
+
+    page = client.get("/docs")
+    assert page.status_code == 200
+    refs = re.findall(r"""(?:src|href|url)\s*[:=]\s*['"]([^'"]+)['"]""", page.text)
+    assert refs and not [r for r in refs if re.match(r"(https?:)?//", r)], refs
+    assert "https://" not in page.text and "cdn" not in page.text.lower()
+    for ref in refs:  # every asset the page names is served here, and is the real thing
+        r = client.get(ref)
+        assert r.status_code == 200, ref
+    js = client.get("/docs-assets/swagger-ui-bundle.js")
+    assert "SwaggerUIBundle" in js.text and len(js.content) > 500_000
+    assert client.get("/redoc").status_code == 404  # ReDoc would load from a CDN: not offered
+
+
 # -- /retrieve ---------------------------------------------------------------------------------
 
 
@@ -219,6 +235,25 @@ def test_verify_returns_label_probabilities_and_evidence(client):
     assert abs(sum(body["probabilities"].values()) - 1) < 1e-4
     assert body["predicted_label"] == max(body["probabilities"], key=body["probabilities"].get)
     assert body["used_evidence"] and set(body["used_evidence"]) <= set(body["predicted_evidence"])
+
+
+@pytest.mark.parametrize("path", ["/verify", "/retrieve"])
+def test_a_blank_claim_is_a_422_naming_the_field(client, path):
+    r = client.post(path, json={"claim": "  \t "})
+    assert r.status_code == 422
+    assert _detail(r) == "body.claim: Value error, the claim is blank (only whitespace): give " \
+        "the sentence to check"  # fmt: skip
+    r = client.post(f"{path}/batch", json={"claims": ["Aare", " "]})
+    assert r.status_code == 422 and _detail(r).startswith("body.claims.1: Value error, the claim")
+
+
+def test_verify_with_nothing_retrieved_is_not_enough_info(client):
+    r = client.post("/verify", json={"claim": "?!"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["predicted_evidence"] == []
+    assert body["predicted_label"] == "NOT ENOUGH INFO"
+    assert body["probabilities"]["NOT ENOUGH INFO"] == 1.0
 
 
 def test_verify_two_way_and_batch(client):
@@ -406,8 +441,12 @@ def test_unknown_page_is_404(client):
     r = client.get("/pages/Aarhus (disambiguation)")
     assert r.status_code == 404
     assert _detail(r) == (
-        "no page 'Aarhus (disambiguation)' in the index (titles are exact, e.g. 'Aarhus')"
+        "no page 'Aarhus (disambiguation)' in the index (titles are exact; did you mean 'Aarhus'?)"
     )
+    # The hint names only pages the index holds: nothing near, no invented example.
+    r = client.get("/pages/Copenhagen")
+    assert r.status_code == 404
+    assert _detail(r) == "no page 'Copenhagen' in the index (titles are exact)"
 
 
 # -- library errors and load shedding ----------------------------------------------------------

@@ -130,3 +130,16 @@ def test_many_bad_rows_are_summarised(files):
     lines = result.stderr.splitlines()
     assert len(lines) == 21 and lines[-1] == "skipped: ... 5 more"
     assert lines[0].startswith(f"skipped: {pred}:3: broken JSON: ")
+
+
+def test_score_against_a_file_with_no_gold_claims_fails_and_says_why(files, tmp_path):
+    pred, _ = files
+    pages = tmp_path / "pages.jsonl"
+    write_jsonl(pages, [{"title": "Aare", "order": ["sentence_0"], "sentence_0": "A river."}])
+    result = CliRunner().invoke(main, ["score", str(pred), "--gold", str(pages)])
+    assert result.exit_code == 1
+    assert "no prediction matched a gold claim by id or claim text (2 predictions, 0 usable" in (
+        result.stderr
+    )
+    assert "(a pages dump, not claims?)" in result.stderr
+    assert "no predicted_label" not in result.output  # there is one: the old, wrong reason

@@ -83,7 +83,9 @@ def test_recipe_by_name_and_missing_name_lists_the_recipes(tmp_path):
     assert load_recipe("mine", recipes).name == "mine"
     with pytest.raises(ConfigError) as err:
         load_recipe("nope", recipes)
-    assert str(err.value) == f"nope: no such recipe (recipes in {recipes}/: mine)"
+    message = str(err.value)
+    assert message.startswith(f"nope: no such recipe (looked in {recipes}/ and ")
+    assert "known: " in message and ", mine, " in message  # the local recipe is listed
 
 
 def test_env_expansion_defaults_and_yaml(tmp_path, monkeypatch):
@@ -314,8 +316,9 @@ def test_missing_claims_file_names_recipe_and_key(corpus):
     path = _write(corpus, 'claims = "nope.jsonl"\n[verifier]\nmodel = "gold"\n', "m.toml")
     result = CliRunner().invoke(main, ["evaluate", str(path), "--out", str(corpus / "r")])
     assert result.exit_code == 1
-    assert f"Error: nope.jsonl: claims file does not exist (recipe {path}, key claims)" in (
-        result.output
+    assert (
+        f"Error: nope.jsonl: claims file does not exist (recipe {path}, key claims; looked in"
+        in (result.output)
     )
 
 

@@ -26,7 +26,8 @@ def _pairs() -> list[tuple[Claim, Prediction]]:
 
     def pred(i, label, ids, p):
         probs = {S: 0.0, R: 0.0, N: 0.0, label: p}
-        ev = [{"id": e, "text": f"text of {e}", "context": ["A_title"]} for e in ids]
+        ev = [{"id": e, "text": f"text of {e}", "context": ["A_title", "A_section_1"],
+               "section_names": ["History"], "headers": ["Year", "Population"]} for e in ids]  # fmt: skip
         return Prediction(i, f"Claim {i}", label, ids, {"probabilities": probs, "evidence": ev})
 
     return [
@@ -66,8 +67,13 @@ def test_worst_errors_rank_confident_wrong_labels_first():
     assert [e["kind"] for e in errors] == ["label", "label", "evidence"]
     assert errors[0]["confidence"] == 0.95
     assert errors[0]["predicted_evidence"] == [
-        {"id": "B_sentence_0", "text": "text of B_sentence_0", "context": "A_title", "gold": False}
-    ]
+        {
+            "id": "B_sentence_0",
+            "text": "text of B_sentence_0",
+            "context": "History | Year; Population",
+            "gold": False,
+        }
+    ]  # header and section text, never the raw context ids
     assert errors[1]["predicted_evidence"][0]["gold"] is True
 
 

@@ -239,10 +239,12 @@ class Verifier:
         lins = [self.linearize(c, ev, document_order) for c, ev in items]
         probs = self.predict_pairs([x.claim for x in lins], [x.evidence for x in lins], batch_size)
         preds = []
-        for lin, p in zip(lins, probs, strict=True):
+        for lin, p, (_, evidence) in zip(lins, probs, items, strict=True):
             dist = dict(zip(LABELS, (round(x, 6) for x in p), strict=True))
             if labels == 2:
                 dist = two_way(dist)
+            elif not evidence:  # nothing to read: NOT ENOUGH INFO, not a guess from the claim
+                dist = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}
             label = three_way_label(dist, self.nei_margin)
             preds.append(Prediction(label, dist, lin.used, lin.dropped))
         return preds

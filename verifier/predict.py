@@ -116,6 +116,8 @@ def verify_claims(
             "evidence_in_window": p.used,
         }
         row.update(extra)
+        if not items[len(rows)][1]:  # said in the row: a 2-way run cannot answer NEI
+            row["no_evidence"] = True
         if run_executor:
             verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
             apply_table_verdict(row, verdict, margin)
@@ -267,4 +269,4 @@ def predict_file(
 
 
 def _claims(path: str, reads: Any) -> Iterator[Claim]:
-    yield from iter_claims(path, reads)
+    yield from iter_claims(path, reads, gold=False)  # gold fields are checked by score only

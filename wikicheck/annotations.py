@@ -12,6 +12,7 @@ Unknown fields (``annotator_operations``, ``gold_tables``, ``set``, our ``scores
 
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 from collections import Counter
@@ -118,27 +119,35 @@ class Claim:
     _KNOWN = frozenset({"id", "claim", "label", "evidence", "challenge"})
 
     @classmethod
-    def from_dict(cls, row: Any) -> Claim:
-        """Validate one annotation row; raises :class:`InputError` naming the bad field."""
+    def from_dict(cls, row: Any, *, gold: bool = True) -> Claim:
+        """Validate one annotation row; raises :class:`InputError` naming the bad field.
+
+        ``gold=False`` is for commands that only *read* claims (``retrieve``, ``predict``):
+        they need ``id`` and ``claim`` alone, so a gold ``label``/``evidence``/``challenge``
+        they cannot parse is kept untouched in ``extra`` (``score`` validates it), never a
+        reason to drop the claim.
+        """
         if not isinstance(row, dict):
             raise InputError(f"a claim row must be a JSON object, got {short_repr(row)}")
-        claim = row.get("claim")
+        if "claim" not in row:
+            has = ", ".join(map(repr, list(row)[:5])) + (", ..." if len(row) > 5 else "")
+            hint = " (a pages dump, not claims?)" if {"title", "order"} <= row.keys() else ""
+            raise InputError(
+                f"a claim row needs a 'claim' field; this row has {has or 'no fields'}{hint}"
+            )
+        claim = row["claim"]
         if not isinstance(claim, str):
             raise InputError(f"'claim' must be a string, got {short_repr(claim)}")
-        evidence = row.get("evidence") or []
-        if not isinstance(evidence, list):
-            raise InputError(f"'evidence' must be a list of sets, got {short_repr(evidence)}")
-        challenge = row.get("challenge")
-        if challenge is not None and not isinstance(challenge, str):
-            raise InputError(f"'challenge' must be a string, got {short_repr(challenge)}")
-        return cls(
-            id=_row_id(row),
-            claim=claim,
-            label=_label(row.get("label"), "label"),
-            evidence=[EvidenceSet.from_raw(s) for s in evidence],
-            challenge=challenge or None,
-            extra={k: v for k, v in row.items() if k not in cls._KNOWN},
-        )
+        extra = {k: v for k, v in row.items() if k not in cls._KNOWN}
+        gold_fields: dict[str, Any] = {}
+        for name, parse in _GOLD_FIELDS.items():
+            try:
+                gold_fields[name] = parse(row.get(name))
+            except InputError:
+                if gold:
+                    raise
+                extra[name] = row[name]
+        return cls(id=_row_id(row), claim=claim, **gold_fields, extra=extra)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "claim": self.claim}
@@ -149,6 +158,27 @@ class Claim:
             out["challenge"] = self.challenge
         out.update(self.extra)
         return out
+
+
+def _gold_evidence(value: Any) -> list[EvidenceSet]:
+    evidence = value or []
+    if not isinstance(evidence, list):
+        raise InputError(f"'evidence' must be a list of sets, got {short_repr(evidence)}")
+    return [EvidenceSet.from_raw(s) for s in evidence]
+
+
+def _challenge(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise InputError(f"'challenge' must be a string, got {short_repr(value)}")
+    return value or None
+
+
+#: The gold fields of a claim row and their parsers (checked strictly only when scoring).
+_GOLD_FIELDS = {
+    "label": lambda v: _label(v, "label"),
+    "evidence": _gold_evidence,
+    "challenge": _challenge,
+}
 
 
 @dataclass(slots=True)
@@ -283,9 +313,14 @@ def iter_rows(path: str | os.PathLike, parse, summary: RowSummary | None = None)
         yield item
 
 
-def iter_claims(path: str | os.PathLike, summary: RowSummary | None = None) -> Iterator[Claim]:
-    """Stream claims; the official empty header row is skipped, bad rows go to ``summary``."""
-    return iter_rows(path, Claim.from_dict, summary)
+def iter_claims(
+    path: str | os.PathLike, summary: RowSummary | None = None, *, gold: bool = True
+) -> Iterator[Claim]:
+    """Stream claims; the official empty header row is skipped, bad rows go to ``summary``.
+
+    ``gold=False``: only ``id`` and ``claim`` are required (see :meth:`Claim.from_dict`).
+    """
+    return iter_rows(path, functools.partial(Claim.from_dict, gold=gold), summary)
 
 
 def iter_predictions(

@@ -57,6 +57,7 @@ MANIFEST = "wikicheck-index.json"
 CHECKPOINT = "checkpoint.json"
 _FORMAT = "wikicheck-tantivy"
 _GET_BATCH = 1024
+_TIE_CAP = 10_000  # most hits read to order one run of equal scores (filter-only queries tie all)
 
 # -- encoding (runs in extraction worker processes: keep it picklable and engine-object free) --
 
@@ -226,17 +227,14 @@ class TantivyStore(StoreLifecycle):
                 ]
             )
         searcher = self._elements.searcher()
-        hits = self._run(searcher, q, k)
-        out = []
-        for score, addr in hits:
-            el = _decode(searcher.doc(addr))
-            out.append(Hit(el.id, float(score), el))
-        return out
+        hits = self._top(searcher, q, k, _decode, key=lambda el: el.id)
+        return [Hit(el.id, score, el) for score, el in hits]
 
     def search_pages(self, query: Query, k: int = 10) -> list[PageHit]:
         searcher = self._pages.searcher()
-        hits = self._run(searcher, self._translate(query, self._pschema), k)
-        return [PageHit(_info(searcher.doc(a))["title"], float(s)) for s, a in hits]
+        q = self._translate(query, self._pschema)
+        hits = self._top(searcher, q, k, _info, key=lambda info: info["title"])
+        return [PageHit(info["title"], score) for score, info in hits]
 
     def get(self, ids: Sequence[str]) -> dict[str, Element]:
         wanted = list(dict.fromkeys(ids))
@@ -278,7 +276,8 @@ class TantivyStore(StoreLifecycle):
             return []
         searcher = self._pages.searcher()
         q = tantivy.Query.term_set_query(self._pschema, "title_near", forms)
-        titles = [_info(searcher.doc(a))["title"] for _, a in self._run(searcher, q, max(k, 50))]
+        hits = self._top(searcher, q, max(k, 50), _info, key=lambda info: info["title"])
+        titles = [info["title"] for _, info in hits]
         # Equal scores: prefer the title written exactly as asked, then the shorter one.
         titles.sort(key=lambda t: (t != text, normalize_title(t) != forms[0], len(t), t))
         return titles[:k]
@@ -299,6 +298,29 @@ class TantivyStore(StoreLifecycle):
         if schema is self._eschema:
             return translate(node, schema, ELEMENT_FIELDS_SPEC, "elements")
         return translate(node, schema, PAGE_FIELDS_SPEC, "pages")
+
+    def _top(self, searcher: tantivy.Searcher, q: tantivy.Query, k: int, load, key) -> list:
+        """The best ``k`` hits as ``(score, loaded doc)``, equal scores ordered by ``key``.
+
+        Why: Tantivy orders equal scores by document address, which depends on which worker
+        finished first and how segments were merged, so a rebuilt index gave other evidence
+        for half the sample claims. Ties that straddle the k-th hit are fetched whole (up to
+        ``_TIE_CAP`` hits) so the cut itself is a function of the content alone.
+        """
+        if k <= 0:
+            return []
+        n = k + 1
+        while True:
+            hits = self._run(searcher, q, n)
+            if len(hits) < n or hits[-1][0] < hits[min(k, len(hits)) - 1][0] or n >= _TIE_CAP:
+                break
+            n *= 4
+        if len(hits) > k:  # keep everything tied with the k-th score, then cut after sorting
+            last = hits[k - 1][0]
+            hits = [h for h in hits if h[0] >= last]
+        loaded = [(float(s), load(searcher.doc(a))) for s, a in hits]
+        loaded.sort(key=lambda sd: (-sd[0], key(sd[1])))
+        return loaded[:k]
 
     def _run(self, searcher: tantivy.Searcher, q: tantivy.Query, k: int) -> list:
         if k <= 0:

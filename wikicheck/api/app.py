@@ -31,6 +31,7 @@ from fastapi.responses import JSONResponse
 
 from indexer.stores.base import Exact, free_text_query, tokens
 from wikicheck import __version__
+from wikicheck.api.docs import add_offline_docs
 from wikicheck.api.engine import Coalescer, Depth, Services, retrieve_many, verify_many
 from wikicheck.api.middleware import BodySizeLimit, Busy, add_error_handlers
 from wikicheck.api.models import (
@@ -189,7 +190,10 @@ def create_app(
         "tables (FEVEROUS). Limits are listed on each field; bad input is a 4xx.",
         lifespan=lifespan,
         responses=_ERRORS,
+        docs_url=None,  # served with local assets by add_offline_docs: no CDN
+        redoc_url=None,
     )
+    add_offline_docs(app)
     app.state.wc = state
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes)
     add_error_handlers(app)
@@ -315,7 +319,9 @@ def _add_routes(app: FastAPI) -> None:
         store = st.ready().store
         info, elements = await st.run(_page, store, title)
         if info is None:
-            raise NotFoundError(f"no page {title!r} in the index (titles are exact, e.g. 'Aarhus')")
+            near = [t for t in await st.run(store.titles_near, title, 3) if t != title]
+            hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+            raise NotFoundError(f"no page {title!r} in the index (titles are exact{hint})")
         kept = [e for e in elements if type is None or e.type == type]
         kept = kept[: st.limits.max_page_elements]
         return PageResponse(

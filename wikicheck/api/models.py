@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from wikicheck.model import LABELS, Element, Evidence
 
@@ -79,12 +79,29 @@ class Limits:
                 raise ValueError(f"Limits.{name} must be >= 1, got {getattr(self, name)!r}")
 
 
-_Claim = Field(
-    min_length=1,
-    max_length=MAX_CLAIM_CHARS,
-    description=f"The claim to check (1-{MAX_CLAIM_CHARS} characters).",
-    examples=["Aarhus is the second-largest city in Denmark."],
-)
+def _not_blank(claim: str) -> str:
+    # A blank claim retrieves nothing and a verdict on nothing is meaningless: a 422, not
+    # a 200 SUPPORTS.
+    if not claim.strip():
+        raise ValueError("the claim is blank (only whitespace): give the sentence to check")
+    return claim
+
+
+#: Not blank: the schema says so too (``pattern``), so generated clients and fuzzers know.
+_NOT_BLANK = AfterValidator(_not_blank)
+_NOT_BLANK_SCHEMA = {"pattern": r"\S"}
+
+_Claim = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_CLAIM_CHARS,
+        description=f"The claim to check (1-{MAX_CLAIM_CHARS} characters, not blank).",
+        examples=["Aarhus is the second-largest city in Denmark."],
+        json_schema_extra=_NOT_BLANK_SCHEMA,
+    ),
+    _NOT_BLANK,
+]
 
 
 class _Strict(BaseModel):
@@ -117,10 +134,14 @@ class _Depth(_Strict):
 
 
 class RetrieveRequest(_Depth):
-    claim: str = _Claim
+    claim: _Claim
 
 
-_BatchClaim = Annotated[str, Field(min_length=1, max_length=MAX_CLAIM_CHARS)]
+_BatchClaim = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_CLAIM_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    _NOT_BLANK,
+]
 
 
 class RetrieveBatchRequest(_Depth):
@@ -131,7 +152,7 @@ class RetrieveBatchRequest(_Depth):
 
 
 class VerifyRequest(_Depth):
-    claim: str = _Claim
+    claim: _Claim
     labels: Literal[2, 3] = Field(
         3,
         description="3: SUPPORTS / REFUTES / NOT ENOUGH INFO; 2: SUPPORTS / REFUTES only "

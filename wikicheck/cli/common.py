@@ -29,7 +29,10 @@ __all__ = [
     "claims_progress",
     "records_progress",
     "exit_if_interrupted",
+    "interrupts_exit_130",
     "render_batch_summary",
+    "plural",
+    "type_option",
 ]
 
 
@@ -40,6 +43,14 @@ def json_option(f: Callable) -> Callable:
         is_flag=True,
         help="Print JSON instead of a table (default when piped).",
     )(f)
+
+
+def type_option(help_: str) -> Callable[[Callable], Callable]:
+    """``--type`` (repeatable), checked by click against the element types the index holds."""
+    from wikicheck.ids import EVIDENCE_TYPES
+
+    return click.option("--type", "types", multiple=True, type=click.Choice(EVIDENCE_TYPES),
+                        help=help_)  # fmt: skip
 
 
 DEFAULT_INDEX_PREFIX = "wikicheck"
@@ -109,6 +120,11 @@ def handle_errors(f: Callable) -> Callable:
     return wrapper
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 hit``, ``2 hits``: a count with its noun in the right number."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def wants_json(as_json: bool) -> bool:
     """JSON when asked for, or when stdout is not a terminal (piped into another program)."""
     return as_json or not sys.stdout.isatty() or os.environ.get("WIKICHECK_JSON") == "1"
@@ -123,16 +139,22 @@ def write_jsonl_line(stream, data: Any) -> None:
     stream.write(orjson.dumps(data) + b"\n")
 
 
-@functools.lru_cache(maxsize=1)
-def console():
+@functools.lru_cache(maxsize=2)
+def console(*, stderr: bool = False):
+    """The rich console every command prints through: strings are printed *literally*.
+
+    Why: titles, claims and cells come from Wikipedia, which is full of brackets; with rich's
+    markup on, ``[/b] Aare`` raised MarkupError, ``[bold red]Aare`` came out styled and
+    ``[name]`` vanished. Styling is given as ``style=``/:class:`rich.text.Text`, never as markup
+    inside a string.
+    """
     from rich.console import Console
 
-    return Console(stderr=False)
+    return Console(stderr=stderr, markup=False, emoji=False)
 
 
 def progress(*, transient: bool = False):
     """A rich progress bar with rate and ETA, drawn on stderr so stdout stays clean for data."""
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -143,28 +165,48 @@ def progress(*, transient: bool = False):
     )
 
     return Progress(
-        TextColumn("[progress.description]{task.description}"),
+        TextColumn("{task.description}", style="progress.description", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
+        TextColumn("{task.fields[rate]}", markup=False),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console(stderr=True),
         transient=transient,
         disable=os.environ.get("WIKICHECK_NO_PROGRESS") == "1",
     )
 
 
+class RateMeter:
+    """Items per second since the first report, not since the start.
+
+    Why: the first report of a batch job comes after model loading and, on a resumed run,
+    counts every row already done in an instant, so "all items / all time" showed a first
+    rate that was off by orders of magnitude either way.
+    """
+
+    def __init__(self, unit: str, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.unit, self.clock = unit, clock
+        self.first: tuple[int, float] | None = None
+
+    def __call__(self, n: int) -> str:
+        now = self.clock()
+        if self.first is None or n <= self.first[0]:
+            self.first = (n, now) if self.first is None else self.first
+            return ""
+        n0, t0 = self.first
+        return f"{(n - n0) / max(now - t0, 1e-9):,.1f} {self.unit}"
+
+
 @contextlib.contextmanager
 def claims_progress(description: str, total: int | None):
     """A progress bar over claims; yields the ``progress(n)`` callback the batch functions take."""
-    start = time.perf_counter()
+    meter = RateMeter("claims/s")
     with progress() as bar:
         task = bar.add_task(description, total=total, rate="")
 
         def update(n: int) -> None:
-            rate = n / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=n, rate=f"{rate:,.1f} claims/s")
+            bar.update(task, completed=n, rate=meter(n))
 
         yield update
 
@@ -188,6 +230,40 @@ def records_progress(description: str):
         yield update
 
 
+@contextlib.contextmanager
+def interrupts_exit_130():
+    """One interrupt path for every command: SIGTERM is handled as Ctrl-C, and either ends
+    the command with exit 130 (the shell's code for SIGINT) and a line saying what was kept.
+
+    Jobs that commit progress (``index``, ``embed``) catch the interrupt themselves, commit
+    and say so through :func:`exit_if_interrupted`; row-appending jobs (``retrieve``,
+    ``predict``) keep every row already written and resume on the same command.
+    """
+    import signal
+
+    pid = os.getpid()
+
+    def as_interrupt(signum: int, frame: Any) -> None:
+        if os.getpid() != pid:  # a forked worker not yet past its own set-up: leave quietly
+            os._exit(128 + signum)
+        raise KeyboardInterrupt
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    try:
+        previous = {s: signal.signal(s, as_interrupt) for s in signals}
+    except ValueError:  # not the main thread (an embedding application): leave signals alone
+        previous = {}
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: output written so far is kept; run the same command again "
+                   "(with --resume where it has one) to continue", err=True)  # fmt: skip
+        raise click.exceptions.Exit(130) from None
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
 def exit_if_interrupted(interrupted: bool) -> None:
     """After Ctrl-C in a resumable job: say how to continue, exit 130 (the shell's SIGINT code)."""
     if interrupted:
@@ -206,3 +282,8 @@ def render_batch_summary(d: dict[str, Any], done_key: str, output: str, as_json:
         )
     for example in d["skipped_examples"][:5]:
         click.echo(f"skipped: {example}", err=True)
+    if not d[done_key] and not d["already_done"]:  # nothing done is not a success
+        skipped = d.get("skipped_rows", d.get("skipped", 0))
+        why = (f"all {plural(skipped, 'row')} of the claims file were skipped (see above)"
+               if skipped else "the claims file holds no claim row")  # fmt: skip
+        raise click.ClickException(f"no claim {done_key}: {why}")

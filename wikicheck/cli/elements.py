@@ -6,12 +6,12 @@ import sys
 
 import click
 
-from wikicheck.cli.common import handle_errors, write_jsonl_line
+from wikicheck.cli.common import handle_errors, plural, type_option, write_jsonl_line
 
 
 @click.command()
 @click.argument("pages", nargs=-1, required=True, type=click.Path())
-@click.option("--type", "types", multiple=True, help="Keep only these element types (repeatable).")
+@type_option("Keep only these element types (repeatable).")
 @click.option("--page", "titles", multiple=True, help="Keep only these page titles (repeatable).")
 @handle_errors
 def elements(pages: tuple[str, ...], types: tuple[str, ...], titles: tuple[str, ...]) -> None:
@@ -30,9 +30,11 @@ def elements(pages: tuple[str, ...], types: tuple[str, ...], titles: tuple[str, 
 
     reader = open_reader(*pages)
     out = sys.stdout.buffer
+    written, seen = 0, set()
     for page in reader.pages():
         if titles and page.title not in titles:
             continue
+        seen.add(page.title)
         try:
             els = extract_located(page.data, page.location)
         except PageError as exc:
@@ -42,8 +44,22 @@ def elements(pages: tuple[str, ...], types: tuple[str, ...], titles: tuple[str, 
         for el in els:
             if not types or el.type in types:
                 write_jsonl_line(out, el.to_dict())
+                written += 1
     s = reader.summary
     if s.skipped:
         click.echo(f"{s.pages} pages read, {s.skipped} skipped: {dict(s.reasons)}", err=True)
         for example in s.examples:
             click.echo(f"  {example}", err=True)
+    if not written:
+        raise click.ClickException(_why_nothing(titles, seen, types, s.pages))
+
+
+def _why_nothing(titles: tuple[str, ...], seen: set[str], types: tuple[str, ...], read: int) -> str:
+    """The reason ``elements`` printed nothing, so an empty result never looks like success."""
+    missing = [t for t in titles if t not in seen]
+    if missing:
+        return (f"no page titled {missing[0]!r} in {plural(read, 'page')} read "
+                "(titles are exact and case-sensitive)")  # fmt: skip
+    if types:
+        return f"no element of type {', '.join(types)} in {plural(read, 'page')} read"
+    return f"no element printed: {plural(read, 'page')} read"

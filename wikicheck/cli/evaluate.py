@@ -71,6 +71,8 @@ def evaluate(recipe: str | None, compare: tuple[str, str] | None, out_dir: str,
         name = f"compare-{Path(compare[0]).name}-vs-{Path(compare[1]).name}"
         files = write_comparison(result, Path(out_dir) / name)
         click.echo(f"wrote {', '.join(files)}", err=True)
+        for warning in result["warnings"]:
+            console(stderr=True).print(f"warning: {warning}", style="yellow")
         return write_json(result) if wants_json(as_json) else render_comparison(result)
     if recipe is None:
         raise click.UsageError("give a RECIPE to run, or --compare A B")

@@ -16,6 +16,7 @@ from wikicheck.cli.common import (
     open_store_from_options,
     records_progress,
     store_options,
+    type_option,
     wants_json,
     write_json,
 )
@@ -54,9 +55,11 @@ def index(
       wikicheck index feverous_wikiv1.db --index-dir big-index --resume
     """
     from indexer.pipeline import index_sources
+    from indexer.readers import open_reader
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite conflict: choose one")
+    open_reader(*sources)  # a missing or unreadable source fails before any index is created
     options = {"overwrite": True} if overwrite else {}
     store = open_store_from_options(index_dir, es_url, create=True, **options)
     with closing(store), records_progress("indexing") as update:
@@ -116,6 +119,11 @@ def stats(index_dir: str, es_url: str | None, as_json: bool) -> None:
         d = store.stats().to_dict()
         d["checkpoint"] = store.checkpoint()
     d["vectors"] = _vectors_info(None if es_url else index_dir)
+    if not d["elements"] and not d["checkpoint"]:
+        raise click.ClickException(
+            f"the index at {d['location']} is empty: no `wikicheck index` run committed to it "
+            "(build it with `wikicheck index SOURCES`)"
+        )
     if wants_json(as_json):
         write_json(d)
         return
@@ -152,7 +160,7 @@ def _vectors_info(index_dir: str | None) -> dict[str, Any] | None:
 @click.command()
 @click.argument("query", required=False)
 @store_options
-@click.option("--type", "types", multiple=True, help="Only these element types (repeatable).")
+@type_option("Only these element types (repeatable).")
 @click.option("--page", "page", default=None, help="Only elements of this page title.")
 @click.option(
     "-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Hits to show."
@@ -174,7 +182,10 @@ def search(
     """
     from indexer.stores.base import free_text_query
 
+    found = 0
     with closing(open_store_from_options(index_dir, es_url)) as store:
+        if page is not None:
+            _check_page(store, page)
         if query is None and sys.stdin.isatty() and not as_json:
             interactive_search(store, types=types, page=page, k=k)  # history, rich tables
             return
@@ -182,6 +193,19 @@ def search(
         for q in [query] if query is not None else _stdin_queries(settings):
             hits = store.search(free_text_query(q), settings["k"], filters=_filters(settings))
             _render_hits(q, hits, as_json)
+            found += len(hits)
+    if query is not None and not found:  # like grep: an empty answer is not a success
+        raise click.ClickException(f"no element matches {query!r} with these filters")
+
+
+def _check_page(store: Any, page: str) -> None:
+    """``--page`` must name a page of the index: a typo would otherwise filter out everything."""
+    if store.page(page) is not None:
+        return
+    near = [t for t in store.titles_near(page, 3) if t != page]
+    hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+    raise click.BadParameter(f"no page titled {page!r} in the index{hint}",
+                             param_hint="'--page'")  # fmt: skip
 
 
 def _filters(settings: dict[str, Any]) -> list:
@@ -195,6 +219,8 @@ def _filters(settings: dict[str, Any]) -> list:
 
 def _stdin_queries(settings: dict[str, Any]):
     """Query lines from stdin; `:type T`, `:page TITLE`, `:k N` lines change the settings."""
+    from wikicheck.ids import EVIDENCE_TYPES
+
     while True:
         if sys.stdin.isatty():
             click.echo("query> ", nl=False, err=True)
@@ -208,7 +234,13 @@ def _stdin_queries(settings: dict[str, Any]):
             if name == "k":
                 settings["k"] = int(value) if value.isdigit() and int(value) > 0 else 10
             elif name == "type":
-                settings["types"] = tuple(value.split()) if value else ()
+                types = tuple(value.split())
+                bad = [t for t in types if t not in EVIDENCE_TYPES]
+                if bad:
+                    click.echo(f"unknown type {bad[0]!r}: choose from "
+                               f"{', '.join(EVIDENCE_TYPES)}", err=True)  # fmt: skip
+                    continue
+                settings["types"] = types
             else:
                 settings["page"] = value or None
             click.echo(f"{name} = {settings['types' if name == 'type' else name]!r}", err=True)
@@ -222,16 +254,6 @@ def _render_hits(query: str, hits: list, as_json: bool) -> None:
             {"query": query, "hits": [{"score": h.score, **h.element.to_dict()} for h in hits]}
         )
         return
-    from rich.table import Table
+    from wikicheck.cli.interactive import render_hits
 
-    table = Table(title=f"{query!r}: {len(hits)} hits")
-    for col in ("score", "id", "type", "text", "context"):
-        table.add_column(col, overflow="fold")
-    for h in hits:
-        el = h.element
-        ctx = " > ".join(el.section_names)
-        if el.headers_text:
-            ctx = f"{ctx} [{el.headers_text}]" if ctx else f"[{el.headers_text}]"
-        text = el.text if len(el.text) <= 200 else el.text[:197] + "..."
-        table.add_row(f"{h.score:.2f}", el.id, el.type, text, ctx)
-    console().print(table)
+    render_hits(query, hits, console().print)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikicheck.cli.common import plural
 from wikicheck.ids import EVIDENCE_TYPES
 
 __all__ = ["SearchSession", "interactive_search", "HELP"]
@@ -92,7 +93,7 @@ def render_hits(query: str, hits: list, print_: Callable[[Any], None]) -> None:
     """A rich table: score, id, type, text and its context (sections > headers)."""
     from rich.table import Table
 
-    table = Table(title=f"{query!r}: {len(hits)} hits", show_lines=False)
+    table = Table(title=f"{query!r}: {plural(len(hits), 'hit')}", show_lines=False)
     for col, kw in (("score", {"justify": "right"}), ("id", {}), ("type", {}),
                     ("text", {"ratio": 3}), ("context", {"ratio": 1})):  # fmt: skip
         table.add_column(col, overflow="fold", **kw)
@@ -110,9 +111,9 @@ def interactive_search(
     store: Any, *, types: tuple[str, ...] = (), page: str | None = None, k: int = 10
 ) -> None:
     """Prompt for queries until ``:quit`` or end of input; history persists across sessions."""
-    from rich.console import Console
+    from wikicheck.cli.common import console as literal_console
 
-    console = Console()
+    console = literal_console()
     session = SearchSession(store, tuple(types), page, k)
     try:
         import readline
@@ -123,7 +124,9 @@ def interactive_search(
             pass
     except ImportError:  # Windows: no history, the prompt still works
         readline = None  # type: ignore[assignment]
-    console.print("[dim]wikicheck search: type a query, :help for commands, Ctrl-D to leave[/]")
+    console.print(
+        "wikicheck search: type a query, :help for commands, Ctrl-D to leave", style="dim"
+    )
     try:
         while True:
             prompt = _prompt(session)
@@ -141,7 +144,7 @@ def interactive_search(
             if kind == "hits":
                 render_hits(*value, console.print)
             elif kind == "error":
-                console.print(f"[red]{value}[/]")
+                console.print(value, style="red")
             elif value:
                 console.print(value)
     finally:

@@ -59,8 +59,10 @@ def kibana_setup(url, index_prefix, space, objects, wait_s, as_json) -> None:  #
     if wants_json(as_json):
         write_json(result.to_dict())
     else:
+        from rich.text import Text
+
         for type_, id_, title in result.objects:
-            console().print(f"[green]ok[/] {type_:<14} {id_:<34} {title}")
+            console().print(Text.assemble(("ok", "green"), f" {type_:<14} {id_:<34} {title}"))
         console().print(f"{result.success_count} objects imported into {result.url}")
         console().print("Open Discover: " + result.url + "/app/discover")
     if not result.ok:

@@ -8,6 +8,7 @@ missing fails alone. Library errors (:mod:`wikicheck.errors`) become one-line cl
 from __future__ import annotations
 
 import importlib
+import os
 
 import click
 
@@ -45,6 +46,15 @@ class LazyGroup(click.Group):
             return None
         module_name, attr = target.split(":")
         return getattr(importlib.import_module(module_name), attr)
+
+    def invoke(self, ctx: click.Context):
+        from wikicheck.cli.common import interrupts_exit_130
+
+        # Our rich bars show progress; transformers' tqdm "Loading weights" bars (on by
+        # default, honouring this variable) tore through them. Set it to 0 to see them.
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        with interrupts_exit_130():
+            return super().invoke(ctx)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -25,7 +25,9 @@ from wikicheck.cli.common import (
 from wikicheck.cli.retrieve import pop_config, retriever_options
 from wikicheck.scoring.semtab import write_xml_files
 
-DEFAULT_OUT = "verifier/models/wikicheck-minilm-verifier"
+#: Where a bare ``train-verifier`` writes: a run folder, never the shipped model's folder
+#: (``verifier/models/...``), which a bare run used to overwrite.
+DEFAULT_OUT = "runs/verifier"
 
 
 def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
@@ -250,6 +252,9 @@ def verify(
       wikicheck verify "The Aare is a river in Switzerland." --index-dir wikicheck-index
       wikicheck verify "Aare is in Peru." --model MoritzLaurer/DeBERTa-v3-base-mnli --json
     """
+    if not claim.strip():
+        raise click.BadParameter("the claim is blank: give the sentence to check",
+                                 param_hint="CLAIM")  # fmt: skip
     from retriever.pipeline import Retriever
     from verifier.model import Verifier
     from verifier.predict import verify_claims
@@ -275,36 +280,42 @@ def verify(
         _panel(row)
 
 
+#: Evidence rows the verify panel shows: the ones the model read come first anyway, and a
+#: 30-row panel scrolled the verdict (and quickstart's scores) off the screen.
+PANEL_ROWS = 8
+
+
 def _panel(row) -> None:
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
-    colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(row["predicted_label"], "yellow")
-    probs = "  ".join(f"{k} {v:.2f}" for k, v in row["probabilities"].items())
+    label = row["predicted_label"]
+    colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(label, "yellow")
+    probs = row["probabilities"]
+    others = "  ".join(f"{k} {v:.2f}" for k, v in probs.items() if k != label)
     table = Table(show_header=True, box=None)
     table.add_column("read")
     table.add_column("evidence (best first)")
     table.add_column("context")
     inside = set(row["evidence_in_window"])
-    for ev in row["evidence"]:
+    shown = row["evidence"][:PANEL_ROWS]
+    for ev in shown:
         context = " > ".join([ev["page"], *ev["sections"]])
         if ev["headers"]:
             context += " | " + " ; ".join(ev["headers"])
-        table.add_row(
-            "yes" if ev["id"] in inside else "no", f"[dim]{ev['id']}[/]\n{ev['text']}", context
-        )
+        cell = Text.assemble((ev["id"], "dim"), "\n", ev["text"])
+        table.add_row("yes" if ev["id"] in inside else "no", cell, context)
+    if len(row["evidence"]) > len(shown):
+        more = len(row["evidence"]) - len(shown)
+        table.add_row("", Text(f"... {more} more (--json lists them all)", style="dim"), "")
+    if not row["evidence"]:
+        table.add_row("", Text("no evidence retrieved", style="dim"), "")
     if row.get("program"):
-        from rich.text import Text
-
         verdict = "decided the verdict" if row.get("rule_applied") else "overruled by the model"
         table.caption = Text(f"table program ({row['rule']}, {verdict}): {row['program']}")
-    console().print(
-        Panel(
-            table,
-            title=f"[bold {colour}]{row['predicted_label']}[/] {probs}",
-            subtitle=row["claim"],
-        )
-    )
+    title = Text.assemble((f"{label} {probs[label]:.2f}", f"bold {colour}"), f"  ({others})")
+    console().print(Panel(table, title=title, subtitle=Text(row["claim"])))
 
 
 @click.command()

@@ -67,8 +67,41 @@ def compare_reports(a: str | os.PathLike, b: str | os.PathLike) -> dict[str, Any
         va, vb = fa.get(key), fb.get(key)
         delta = vb - va if isinstance(va, (int, float)) and isinstance(vb, (int, float)) else None
         rows.append({"metric": key, "a": va, "b": vb, "delta": delta})
-    return {"a": {"name": ma.get("name"), "path": str(a)},
-            "b": {"name": mb.get("name"), "path": str(b)}, "rows": rows}  # fmt: skip
+    names = [ma.get("name"), mb.get("name")]
+    if names[0] == names[1]:  # two runs of one recipe: the folders tell them apart
+        names = [f"{n} ({Path(p).name if Path(p).name != n else p})" for n, p in zip(names, (a, b))]
+    return {"a": {"name": names[0], "path": str(a)}, "b": {"name": names[1], "path": str(b)},
+            "rows": rows, "warnings": _claim_set_warnings(a, ma, b, mb)}  # fmt: skip
+
+
+def _claim_ids(path: str | os.PathLike) -> set[str] | None:
+    """The claim ids a run predicted (None when its predictions.jsonl is not there)."""
+    import orjson
+
+    p = Path(path)
+    pred = (p if p.is_dir() else p.parent) / "predictions.jsonl"
+    try:
+        return {str(orjson.loads(line).get("id")) for line in pred.read_bytes().splitlines()
+                if line.strip()}  # fmt: skip
+    except (OSError, orjson.JSONDecodeError, AttributeError):
+        return None
+
+
+def _claim_set_warnings(a, ma: dict, b, mb: dict) -> list[str]:
+    """Why the deltas may not mean what they seem: the two runs scored different claims."""
+    ids_a, ids_b = _claim_ids(a), _claim_ids(b)
+    if ids_a is not None and ids_b is not None:
+        if ids_a == ids_b:
+            return []
+        both = len(ids_a & ids_b)
+        return [f"A and B scored different claims ({len(ids_a)} and {len(ids_b)} claims, "
+                f"{both} in common): the deltas compare different sets"]  # fmt: skip
+    described = [(m.get("claims_file"), m.get("claims")) for m in (ma, mb)]
+    if described[0] != described[1]:
+        (fa, na), (fb, nb) = described
+        return [f"A and B scored different claims (A: {na} from {fa}; B: {nb} from {fb}): "
+                "the deltas compare different sets"]  # fmt: skip
+    return []
 
 
 def write_comparison(comparison: dict[str, Any], out_dir: str | os.PathLike) -> list[str]:
@@ -79,6 +112,7 @@ def write_comparison(comparison: dict[str, Any], out_dir: str | os.PathLike) -> 
     out.mkdir(parents=True, exist_ok=True)
     a, b = comparison["a"], comparison["b"]
     lines = [f"# {a['name']} vs {b['name']}", "", f"A: `{a['path']}`  ", f"B: `{b['path']}`", "",
+             *(x for w in comparison.get("warnings", []) for x in (f"**Warning:** {w}", "")),
              f"| metric | A: {a['name']} | B: {b['name']} | B − A |", "|---|---|---|---|"]  # fmt: skip
     for r in comparison["rows"]:
         delta = "—" if r["delta"] is None else f"{r['delta']:+.4f}"

@@ -3,8 +3,11 @@
 Entry point: :func:`load_recipe` -> :class:`Recipe`. Every error names the recipe file and the
 key (``recipes/x.yaml: verifier.labels: must be 2 or 3, got 4``), as a :class:`ConfigError`.
 Strings may use ``${VAR}`` / ``${VAR:-default}`` (e.g. ``${WIKICHECK_DATA:-../shared/data}``) so
-one recipe works wherever the data lives; relative paths are relative to the working directory
-(recipes are run from the repository root). The keys are documented in ``docs/evaluation.md``.
+one recipe works wherever the data lives. A bare name is looked up in ``./recipes`` and then in
+the recipes shipped with wikicheck; a relative input path (pages, claims, convert input) is
+read from the working directory, else from the recipe's project (the folder holding its
+``recipes/``), so ``wikicheck evaluate sample`` works from any directory. Outputs (index,
+report) stay relative to the working directory. The keys are documented in ``docs/evaluation.md``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,11 @@ from typing import Any
 from wikicheck.errors import ConfigError, short_repr
 from wikicheck.evaluation.report import HEADLINE, SEMTAB_KEYS
 
-__all__ = ["Recipe", "Expected", "load_recipe", "parse_recipe", "METRICS", "SPECIAL_MODELS"]
+__all__ = ["Recipe", "Expected", "load_recipe", "parse_recipe", "METRICS", "SPECIAL_MODELS",
+           "SHIPPED_RECIPES"]  # fmt: skip
+
+#: The recipes that come with wikicheck (found by name from any working directory).
+SHIPPED_RECIPES = Path(__file__).resolve().parents[2] / "recipes"
 
 #: What a recipe may ask for under ``metrics`` (default: everything the data allows).
 METRICS = ("feverous", "labels", "retrieval", "latency", "semtab")
@@ -97,6 +104,7 @@ class Recipe:
     semtab: dict[str, str] | None = None
     batch_size: int = 32
     expected: Expected | None = None
+    looked_in: list[str] = field(default_factory=list)  # where relative inputs were sought
 
     @property
     def needs_store(self) -> bool:
@@ -201,23 +209,42 @@ def _read(path: Path) -> Any:
 def load_recipe(
     path_or_name: str | os.PathLike, recipes_dir: str | os.PathLike = "recipes"
 ) -> Recipe:
-    """Load ``recipes/x.yaml``; a bare name (``feverous-s``) is looked up in ``recipes_dir``."""
+    """Load ``recipes/x.yaml``; a bare name (``feverous-s``) is looked up in ``recipes_dir``,
+    then in :data:`SHIPPED_RECIPES`; relative inputs are found as the module doc says."""
     path = Path(path_or_name)
+    folders = list(dict.fromkeys([Path(recipes_dir).resolve(), SHIPPED_RECIPES]))
     if not path.exists() and path.suffix == "" and len(path.parts) == 1:
-        for suffix in (".yaml", ".yml", ".toml"):
-            candidate = Path(recipes_dir) / f"{path.name}{suffix}"
-            if candidate.exists():
-                path = candidate
-                break
+        found = [f / f"{path.name}{s}" for f in folders for s in (".yaml", ".yml", ".toml")]
+        path = next((c for c in found if c.exists()), path)
     if not path.exists():
-        known = (
-            sorted(p.stem for p in Path(recipes_dir).glob("*.*ml"))
-            if Path(recipes_dir).is_dir()
-            else []
-        )  # noqa: E501
-        hint = f" (recipes in {recipes_dir}/: {', '.join(known)})" if known else ""
-        raise ConfigError(f"{path}: no such recipe{hint}")
-    return parse_recipe(_read(path), str(path))
+        known = sorted({p.stem for f in folders if f.is_dir() for p in f.glob("*.*ml")})
+        hint = f"; known: {', '.join(known)}" if known else ""
+        looked = " and ".join(f"{f}/" for f in folders)
+        raise ConfigError(f"{path}: no such recipe (looked in {looked}{hint})")
+    recipe = parse_recipe(_read(path), str(path))
+    _find_inputs(recipe, path)
+    return recipe
+
+
+def _find_inputs(recipe: Recipe, path: Path) -> None:
+    """Relative input paths: the working directory first, else the recipe's project root.
+
+    An input found in neither place keeps its path; the error that follows names both places
+    (``Recipe.looked_in``).
+    """
+    folder = path.resolve().parent
+    root = folder.parent if folder.name == "recipes" else None
+    recipe.looked_in = [str(Path.cwd())] + ([str(root)] if root and root != Path.cwd() else [])
+
+    def find(p: str) -> str:
+        if not p or Path(p).is_absolute() or Path(p).exists() or root is None:
+            return p
+        return str(root / p) if (root / p).exists() else p
+
+    recipe.pages = [find(p) for p in recipe.pages]
+    recipe.claims = find(recipe.claims)
+    if recipe.convert is not None:
+        recipe.convert["input"] = find(recipe.convert["input"])
 
 
 def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:

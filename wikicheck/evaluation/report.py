@@ -83,20 +83,31 @@ def _evidence_rows(pred: Prediction, gold_ids: set[str], limit: int = 8) -> list
     rows = []
     for element_id in pred.predicted_evidence[:limit]:
         item = texts.get(element_id, {})
-        context = item.get("context")
-        if isinstance(context, list):
-            context = " › ".join(
-                str(c.get("text", c) if isinstance(c, dict) else c) for c in context
-            )
         rows.append(
             {
                 "id": element_id,
                 "text": item.get("text"),
-                "context": context if isinstance(context, str) else None,
+                "context": _context_text(item),
                 "gold": element_id in gold_ids,
             }
         )
     return rows
+
+
+def _context_text(item: dict[str, Any]) -> str | None:
+    """Section names, then header texts, of one evidence row: what a reader needs to place
+    a cell or sentence (its ``context`` ids alone, ``Aare_header_cell_0_3_0``, say nothing)."""
+    sections = item.get("section_names") or item.get("sections") or []
+    headers = item.get("headers") or []
+    text = " › ".join(map(str, sections))
+    if headers:
+        text = f"{text} | {'; '.join(map(str, headers))}" if text else "; ".join(map(str, headers))
+    if text:
+        return text
+    context = item.get("context")
+    if isinstance(context, list) and context and all(isinstance(c, dict) for c in context):
+        return " › ".join(str(c.get("text", "")) for c in context)
+    return context if isinstance(context, str) else None
 
 
 def worst_errors(pairs: Sequence[tuple[Claim, Prediction]], n: int = 10) -> list[dict[str, Any]]:

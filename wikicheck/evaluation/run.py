@@ -45,6 +45,13 @@ def _noop(stage: str, done: int, total: int | None) -> None:
     return None
 
 
+def _looked(recipe: Recipe, path: str) -> str:
+    """``; looked in A and B`` for a relative input that was not found (empty otherwise)."""
+    if Path(path).is_absolute() or not recipe.looked_in:
+        return ""
+    return "; looked in " + " and ".join(str(Path(d) / path) for d in recipe.looked_in)
+
+
 # -- corpus and index ------------------------------------------------------------------------
 
 
@@ -72,7 +79,7 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
 
     for s in sources:
         if not Path(s).exists():
-            raise InputError("corpus file does not exist", path=s)
+            raise InputError(f"corpus file does not exist{_looked(recipe, s)}", path=s)
     options = {"overwrite": True} if recipe.rebuild and not recipe.es else {}
     store = open_store(index_dir=recipe.index_dir, es=recipe.es, create=True, **options)
     try:
@@ -122,7 +129,8 @@ def _oracle_ids(claim: Claim) -> list[str]:
 
 def _evidence_row(el: Any) -> dict[str, Any]:
     return {"id": el.id, "type": el.type, "page": el.page, "text": el.text,
-            "context": list(el.context)}  # fmt: skip
+            "context": list(el.context), "section_names": el.section_names,
+            "headers": el.row_header_texts + el.col_header_texts}  # fmt: skip
 
 
 def _batches(items: Sequence[Claim], size: int) -> Iterator[list[Claim]]:
@@ -279,8 +287,8 @@ def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
 
 def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
     if not Path(recipe.claims).exists():
-        raise InputError(f"claims file does not exist (recipe {recipe.path}, key claims)",
-                         path=recipe.claims)  # fmt: skip
+        raise InputError(f"claims file does not exist (recipe {recipe.path}, key claims"
+                         f"{_looked(recipe, recipe.claims)})", path=recipe.claims)  # fmt: skip
     summary = RowSummary()
     claims = []
     for claim in iter_claims(recipe.claims, summary):

@@ -253,7 +253,7 @@ def score_pairs(
     n = len(rows)
     with_labels = any(r.predicted is not None for r in rows)
     unlabelled_gold = sum(r.label is None for r in rows)
-    if not with_labels:
+    if not with_labels and n:
         notes.append("no predicted_label in the predictions: evidence metrics only")
     elif unlabelled_gold:
         with_labels = False
@@ -390,6 +390,13 @@ def score_files(
             path=os.fspath(predictions_path),
         )
     result = score(predictions, gold, **options)
+    if gold_path is not None and not result["matching"]["matched"]:
+        raise InputError(
+            f"no prediction matched a gold claim by id or claim text ({len(predictions)} "
+            f"predictions, {len(gold)} usable gold rows, {gold_summary.skipped} bad gold rows"
+            + (f"; first: {gold_summary.examples[0]})" if gold_summary.examples else ")"),
+            path=os.fspath(gold_path),
+        )
     result["inputs"] = {"predictions": pred_summary.to_dict(), "gold": gold_summary.to_dict()}
     for name, summary in (("prediction", pred_summary), ("gold", gold_summary)):
         if summary.skipped and (name == "prediction" or gold_path is not None):

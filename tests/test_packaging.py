@@ -1,0 +1,30 @@
+"""Install-time hygiene: the metadata setuptools reads without warnings, pointers that resolve."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_pyproject_metadata_reads_without_setuptools_warnings():
+    from setuptools.config import pyprojecttoml
+    from setuptools.dist import Distribution
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dist = Distribution()
+        pyprojecttoml.apply_configuration(dist, str(ROOT / "pyproject.toml"))
+    messages = [str(w.message) for w in caught if "licen" in str(w.message).lower()]
+    assert messages == []  # a TOML-table licence warned three times per install
+    assert dist.metadata.license_expression == "Apache-2.0"
+
+
+def test_every_readme_section_the_makefile_names_exists():
+    makefile = (ROOT / "Makefile").read_text()
+    named = re.findall(r'README "([^"]+)"', makefile)
+    assert named, "the Makefile names no README section any more: drop this test"
+    headings = {m.strip() for m in re.findall(r"^#+ (.+)$", (ROOT / "README.md").read_text(), re.M)}
+    assert [n for n in named if n not in headings] == []
