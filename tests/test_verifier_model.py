@@ -304,3 +304,32 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
     v.nei_margin = 2.0  # NOT ENOUGH INFO can never win by 2: every verdict is S or R
     preds = v.predict([("Bob is 40.", _table_page())] * 3, labels=3)
     assert all(p.label in (SUPPORTS, REFUTES) for p in preds)
+
+
+def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelError, match="HF_HUB_OFFLINE is set, so only models already in"):
+        Verifier.load("nobody/no-such-model-xyz")
+
+
+def test_unreachable_hub_names_the_hub_and_the_id():
+    """Online mode with the hub at a dead loopback port: a clear error, not a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}  # fmt: skip
+    env |= {"HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_ETAG_TIMEOUT": "2",
+            "HF_HUB_DOWNLOAD_TIMEOUT": "2"}  # fmt: skip
+    code = (
+        "from verifier.model import Verifier\n"
+        "from wikicheck.errors import ModelError\n"
+        "try:\n    Verifier.load('nobody/no-such-model-xyz')\n"
+        "except ModelError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=180, cwd=Path(__file__).resolve().parents[1])  # fmt: skip
+    assert "is the Hugging Face hub reachable, and is 'nobody/no-such-model-xyz'" in out.stdout, (
+        out.stdout + out.stderr[-1500:]
+    )

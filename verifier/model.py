@@ -10,6 +10,7 @@ optionally through dynamic int8 quantization.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,20 @@ def map_labels(id2label: dict[int, str], model_name: str = "model") -> dict[int,
             "(e.g. entailment/neutral/contradiction)"
         )
     return mapping
+
+
+def _hub_hint(source: str) -> str:
+    """Why a hub id did not load: offline mode (only cached models load) or an unreachable hub
+    or unknown id; either way a local checkpoint folder is the way out."""
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        return (
+            " (HF_HUB_OFFLINE is set, so only models already in the Hugging Face cache load: "
+            "unset it to download, or pass a local checkpoint folder)"
+        )
+    return (
+        f" (is the Hugging Face hub reachable, and is {source!r} a model there? "
+        "Pass a local checkpoint folder to work offline)"
+    )
 
 
 def two_way(probs: dict[str, float]) -> dict[str, float]:
@@ -168,11 +183,7 @@ class Verifier:
         except (OSError, ValueError) as exc:
             raise ModelError(
                 f"cannot load model {source!r}: {exc}".splitlines()[0]
-                + (
-                    " (is the hub reachable? HF_HUB_OFFLINE is set)"
-                    if not Path(source).is_dir()
-                    else ""
-                )
+                + ("" if Path(source).is_dir() else _hub_hint(source))
             ) from exc
         mapping = map_labels(model.config.id2label, source)
         model.eval()
