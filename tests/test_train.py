@@ -161,3 +161,42 @@ def test_cli_mix_option_rejects_a_malformed_pair():
     res = CliRunner().invoke(main, ["train-verifier", "--mix", "infotabs_train", "--out", "x"])
     assert res.exit_code == 2
     assert "'infotabs_train': expected SOURCE=N or SOURCE=all" in res.output
+
+
+def test_export_checkpoint_writes_the_midway_model_without_inherited_margins(tmp_path):
+    from transformers import AutoConfig, AutoModelForSequenceClassification
+
+    from verifier.train import export_checkpoint
+
+    base = _tiny_base(tmp_path)
+    conf = AutoConfig.from_pretrained(base)
+    conf.wikicheck_executor_margin = -0.05  # calibrated for the base weights, not for new ones
+    conf.save_pretrained(base)
+    cfg = TrainConfig(
+        out_dir=str(tmp_path / "run"),
+        base_model=str(base),
+        max_length=32,
+        batch_size=4,
+        checkpoint_every=2,
+        seed=3,
+        device="cpu",
+    )
+
+    def crash(step: int, total: int, loss: float) -> None:
+        if step == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train(cfg, *DATA, on_step=crash)
+    assert export_checkpoint(tmp_path / "run", tmp_path / "midway") == 2
+    saved = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=False)["model"]
+    model = AutoModelForSequenceClassification.from_pretrained(tmp_path / "midway")
+    exported = model.state_dict()
+    key = "classifier.weight"
+    assert torch.allclose(exported[key].float(), saved[key].half().float())
+    out_conf = AutoConfig.from_pretrained(tmp_path / "midway")
+    assert out_conf.wikicheck_checkpoint_step == 2
+    assert out_conf.wikicheck_max_length == 32
+    assert not hasattr(out_conf, "wikicheck_executor_margin")
+    with pytest.raises(ConfigError, match="no checkpoint to export"):
+        export_checkpoint(tmp_path / "nothing", tmp_path / "x")

@@ -25,6 +25,7 @@ from wikicheck.model import LABELS
 __all__ = [
     "TrainConfig",
     "train",
+    "export_checkpoint",
     "training_pairs",
     "make_batches",
     "base_model_path",
@@ -35,6 +36,7 @@ __all__ = [
 
 ID2LABEL = dict(enumerate(LABELS))
 LABEL2ID = {v: k for k, v in ID2LABEL.items()}
+CALIBRATED_KEYS = ("wikicheck_executor_margin", "wikicheck_nei_margin", "wikicheck_calibration")
 
 
 def base_model_path() -> str:
@@ -248,12 +250,51 @@ def train(
 
 
 def save_model(model: Any, tok: Any, out: Path, max_length: int | None = None) -> None:
-    """fp16 safetensors + tokenizer; ``max_length`` (the training window) goes in config.json."""
+    """fp16 safetensors + tokenizer; ``max_length`` (the training window) goes in config.json.
+
+    Margins calibrated for the base weights (``wikicheck_*_margin``, ``wikicheck_calibration``)
+    are dropped: they describe other weights, and ``bench/calibrate_verifier.py`` sets them anew.
+    """
+    for key in CALIBRATED_KEYS:
+        if hasattr(model.config, key):
+            delattr(model.config, key)
     if max_length:
         model.config.wikicheck_max_length = max_length
     model = model.to("cpu").half().eval()
     model.save_pretrained(out, safe_serialization=True)
     tok.save_pretrained(out)
+
+
+def export_checkpoint(out_dir: str | Path, dest: str | Path) -> int:
+    """Save the model at ``<out_dir>/checkpoint.pt`` as a loadable fp16 model in ``dest``.
+
+    Why: a phase of several thousand CPU steps runs across sessions; exporting its latest
+    checkpoint lets the bench measure whether it is on its way to beating the shipped weights
+    before the schedule ends. The base model named in the checkpoint's config supplies the
+    architecture and tokenizer. Returns the checkpoint's step.
+    """
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    ckpt_path = Path(out_dir) / "checkpoint.pt"
+    if not ckpt_path.exists():
+        raise ConfigError(f"{ckpt_path}: no checkpoint to export")
+    state = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+    cfg = state["config"]
+    base = cfg.get("base_model") or base_model_path()
+    tok = AutoTokenizer.from_pretrained(base)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        base,
+        num_labels=3,
+        id2label=ID2LABEL,
+        label2id=LABEL2ID,
+        ignore_mismatched_sizes=True,
+        dtype=torch.float32,
+    )
+    model.load_state_dict(state["model"])
+    model.config.wikicheck_checkpoint_step = int(state["step"])
+    save_model(model, tok, Path(dest), cfg.get("max_length"))
+    return int(state["step"])
 
 
 def evaluate(

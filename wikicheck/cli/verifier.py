@@ -84,6 +84,13 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:1 ...")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--resume", is_flag=True, help="Continue from OUT/checkpoint.pt.")
+@click.option(
+    "--export-checkpoint",
+    "export_to",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write the model at OUT/checkpoint.pt to this folder and exit (measure a phase midway).",
+)
 @handle_errors
 def train_verifier(
     out_dir,
@@ -102,6 +109,7 @@ def train_verifier(
     device,
     seed,
     resume,
+    export_to,
 ) -> None:
     """Train the default 3-way verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).
 
@@ -115,7 +123,14 @@ def train_verifier(
       wikicheck train-verifier --out runs/verifier --resume
       wikicheck train-verifier --out runs/tables --base-model runs/verifier \\
           --mix infotabs_train=all --mix snli_dev=0 --cache runs/tables.jsonl
+      wikicheck train-verifier --out runs/verifier --export-checkpoint runs/verifier-midway
     """
+    if export_to:
+        from verifier.train import export_checkpoint
+
+        step = export_checkpoint(out_dir, export_to)
+        click.echo(f"exported step {step} of {out_dir} to {export_to}")
+        return
     from verifier.train import TrainConfig, train, training_pairs
 
     cfg = TrainConfig(
