@@ -12,6 +12,7 @@ Entry point: :func:`extract_page`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.errors import InputError, short_repr
@@ -61,6 +62,62 @@ def _stored_spans(cell: dict, rows_left: int) -> dict[str, int]:
     return {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
 
 
+@dataclass
+class _PageOut:
+    """The elements of one page so far, and the place the next one goes (its sections).
+
+    Every element kind is built by :meth:`add`, with keyword arguments, so the context fields
+    are set in one place. The section lists are replaced, never mutated, when a section starts:
+    elements extracted earlier keep the lists of their own place.
+    """
+
+    title: str
+    elements: list[Element] = field(default_factory=list)
+    # Section stack: (level, id, name). An element's sections are the stack at its position.
+    stack: list[tuple[int, str, str]] = field(default_factory=list)
+    section_ids: list[str] = field(default_factory=list)
+    section_names: list[str] = field(default_factory=list)
+    base_context: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.base_context = [f"{self.title}_title"]
+
+    def add(
+        self,
+        local_id: str,
+        kind: str,
+        text: str,
+        links: list[str],
+        *,
+        context: list[str] | None = None,
+        **fields: Any,
+    ) -> None:
+        """Append one element; ``context`` defaults to title and sections (cells add headers)."""
+        self.elements.append(
+            Element(
+                id=f"{self.title}_{local_id}",
+                page=self.title,
+                type=kind,
+                text=text,
+                position=len(self.elements),
+                links=links,
+                section_ids=self.section_ids,
+                section_names=self.section_names,
+                context=self.base_context if context is None else context,
+                **fields,
+            )
+        )
+
+    def enter_section(self, level: int, section_id: str, name: str) -> None:
+        """A section closes every open section at its level or deeper, then opens."""
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, section_id, name))
+        self.section_ids = [s[1] for s in self.stack]
+        self.section_names = [s[2] for s in self.stack]
+        self.base_context = [f"{self.title}_title", *self.section_ids]
+
+
 def extract_page(page: dict[str, Any]) -> list[Element]:
     """All evidence elements of one FEVEROUS page, in page order, with context.
 
@@ -75,14 +132,7 @@ def extract_page(page: dict[str, Any]) -> list[Element]:
     if not isinstance(order, list):
         raise PageError(f"page {title!r} has no 'order' list (got {short_repr(order, 80)})")
 
-    title_id = f"{title}_title"
-    out: list[Element] = []
-    # Section stack: (level, id, name). An element's sections are the stack at its position.
-    stack: list[tuple[int, str, str]] = []
-    sec_ids: list[str] = []
-    sec_names: list[str] = []
-    base_ctx: list[str] = [title_id]
-
+    out = _PageOut(title)
     for key in order:
         if not isinstance(key, str):
             raise PageError(f"page {title!r}: 'order' holds a non-string key {short_repr(key, 60)}")
@@ -90,49 +140,34 @@ def extract_page(page: dict[str, Any]) -> list[Element]:
             raise PageError(f"page {title!r}: 'order' lists {key!r} but the page has no such key")
         value = page[key]
         if key.startswith("sentence_"):
-            if not isinstance(value, str):
-                raise PageError(
-                    f"page {title!r}: {key} must be a string, got {type(value).__name__}"
-                )
-            text, links = resolve_links(value)
-            out.append(
-                Element(
-                    f"{title}_{key}",
-                    title,
-                    "sentence",
-                    text,
-                    len(out),
-                    links,
-                    sec_ids,
-                    sec_names,
-                    base_ctx,
-                )
-            )
+            _extract_sentence(out, key, value)
         elif key.startswith("section_"):
-            if not isinstance(value, dict) or not isinstance(value.get("value"), str):
-                raise PageError(
-                    f"page {title!r}: {key} must be {{value, level}}, got {short_repr(value, 80)}"
-                )
-            level = value.get("level", 2)
-            if not isinstance(level, int) or isinstance(level, bool):
-                raise PageError(
-                    f"page {title!r}: {key} level must be an integer, got {short_repr(level)}"
-                )
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            name, _ = resolve_links(value["value"])
-            stack.append((level, f"{title}_{key}", name))
-            sec_ids = [s[1] for s in stack]
-            sec_names = [s[2] for s in stack]
-            base_ctx = [title_id, *sec_ids]
+            _enter_section(out, key, value)
         elif key.startswith("table_"):
-            _extract_table(title, key, value, sec_ids, sec_names, base_ctx, out)
+            _extract_table(out, key, value)
         elif key.startswith("list_"):
-            _extract_list(title, key, value, sec_ids, sec_names, base_ctx, out)
-        else:
-            # Unknown element kinds are not evidence in FEVEROUS; skip them rather than fail.
-            continue
-    return out
+            _extract_list(out, key, value)
+        # Unknown element kinds are not evidence in FEVEROUS; skip them rather than fail.
+    return out.elements
+
+
+def _extract_sentence(out: _PageOut, key: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise PageError(f"page {out.title!r}: {key} must be a string, got {type(value).__name__}")
+    out.add(key, "sentence", *resolve_links(value))
+
+
+def _enter_section(out: _PageOut, key: str, value: Any) -> None:
+    title = out.title
+    if not isinstance(value, dict) or not isinstance(value.get("value"), str):
+        raise PageError(
+            f"page {title!r}: {key} must be {{value, level}}, got {short_repr(value, 80)}"
+        )
+    level = value.get("level", 2)
+    if not isinstance(level, int) or isinstance(level, bool):
+        raise PageError(f"page {title!r}: {key} level must be an integer, got {short_repr(level)}")
+    name, _ = resolve_links(value["value"])
+    out.enter_section(level, f"{title}_{key}", name)
 
 
 def _number(title: str, key: str) -> int:
@@ -142,15 +177,25 @@ def _number(title: str, key: str) -> int:
         raise PageError(f"page {title!r}: bad element key {key!r}") from None
 
 
-def _extract_table(
-    title: str,
-    key: str,
-    value: Any,
-    sec_ids: list[str],
-    sec_names: list[str],
-    base_ctx: list[str],
-    out: list[Element],
-) -> None:
+@dataclass
+class _GridCell:
+    """A table cell placed on the span-expanded grid, its text resolved."""
+
+    cell: dict[str, Any]
+    row: int
+    col: int
+    text: str
+    links: list[str]
+
+    @property
+    def is_header(self) -> bool:
+        return bool(self.cell.get("is_header"))
+
+
+def _extract_table(out: _PageOut, key: str, value: Any) -> None:
+    """A table's caption, then its cells in row order: header cells, and data cells that carry
+    their nearest row and column headers (ids in the context, texts for indexing)."""
+    title = out.title
     t = _number(title, key)
     if not isinstance(value, dict) or not isinstance(value.get("table"), list):
         raise PageError(f"page {title!r}: {key} must be an object with a 'table' list")
@@ -158,27 +203,52 @@ def _extract_table(
     table_type = value.get("type") if isinstance(value.get("type"), str) else None
     caption = value.get("caption")
     if isinstance(caption, str) and caption.strip():
-        text, links = resolve_links(caption)
-        out.append(
-            Element(
-                f"{title}_table_caption_{t}",
-                title,
-                "table_caption",
-                text,
-                len(out),
-                links,
-                sec_ids,
-                sec_names,
-                base_ctx,
-                table=t,
-                table_type=table_type,
-            )
+        out.add(
+            f"table_caption_{t}",
+            "table_caption",
+            *resolve_links(caption),
+            table=t,
+            table_type=table_type,
         )
-    # Span-expanded grid: grid[r][c] -> index into `cells` (a spanning cell fills its rectangle).
+    cells, grid = _place_cells(title, key, rows)
+    for gc in cells:
+        cid = gc.cell.get("id")
+        if not isinstance(cid, str) or not cid:
+            raise PageError(f"page {title!r}: {key} row {gc.row} has a cell without an 'id'")
+        fields: dict[str, Any] = dict(
+            table=t,
+            row=gc.row,
+            col=gc.col,
+            table_type=table_type,
+            **_stored_spans(gc.cell, len(rows) - gc.row),
+        )
+        if gc.is_header:
+            out.add(cid, "header_cell", gc.text, gc.links, **fields)
+            continue
+        row_h = _walk(grid[gc.row], range(gc.col - 1, -1, -1), cells)
+        col_h = [i for i in _walk_col(grid, gc.col, range(gc.row - 1, -1, -1), cells)
+                 if i not in row_h]  # fmt: skip
+        rh_ids = [f"{title}_{cells[i].cell['id']}" for i in row_h]
+        ch_ids = [f"{title}_{cells[i].cell['id']}" for i in col_h]
+        out.add(
+            cid,
+            "cell",
+            gc.text,
+            gc.links,
+            context=[*out.base_context, *rh_ids, *ch_ids],
+            row_headers=rh_ids,
+            row_header_texts=[cells[i].text for i in row_h],
+            col_headers=ch_ids,
+            col_header_texts=[cells[i].text for i in col_h],
+            **fields,
+        )
+
+
+def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], list[dict[int, int]]]:
+    """The table's cells with their grid positions, and the span-expanded grid:
+    ``grid[r][c]`` -> index into the cells (a spanning cell fills its rectangle)."""
     grid: list[dict[int, int]] = [{} for _ in rows]
-    cells: list[
-        tuple[dict, int, int, str, list[str]]
-    ] = []  # (cell, grid_row, grid_col, text, links)
+    cells: list[_GridCell] = []
     for r, row in enumerate(rows):
         if not isinstance(row, list):
             raise PageError(f"page {title!r}: {key} row {r} must be a list of cells")
@@ -194,79 +264,22 @@ def _extract_table(
                 c += 1
             rs, cs = _span(cell, "row_span"), _span(cell, "column_span")
             idx = len(cells)
-            text, links = resolve_links(cell["value"])
-            cells.append((cell, r, c, text, links))
+            cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"])))
             for dr in range(min(rs, len(rows) - r)):
                 gr = grid[r + dr]
                 for dc in range(cs):
                     gr[c + dc] = idx
             c += cs
-
-    def is_header(i: int) -> bool:
-        return bool(cells[i][0].get("is_header"))
-
-    for cell, r, c, text, links in cells:
-        spans = _stored_spans(cell, len(rows) - r)
-        header = bool(cell.get("is_header"))
-        cid = cell.get("id")
-        if not isinstance(cid, str) or not cid:
-            raise PageError(f"page {title!r}: {key} row {r} has a cell without an 'id'")
-        full_id = f"{title}_{cid}"
-        if header:
-            out.append(
-                Element(
-                    full_id,
-                    title,
-                    "header_cell",
-                    text,
-                    len(out),
-                    links,
-                    sec_ids,
-                    sec_names,
-                    base_ctx,
-                    table=t,
-                    row=r,
-                    col=c,
-                    table_type=table_type,
-                    **spans,
-                )
-            )
-            continue
-        row_h = _walk(grid[r], range(c - 1, -1, -1), is_header)
-        col_h = _walk_col(grid, c, range(r - 1, -1, -1), is_header)
-        rh_ids = [f"{title}_{cells[i][0]['id']}" for i in row_h]
-        ch_ids = [f"{title}_{cells[i][0]['id']}" for i in col_h if i not in row_h]
-        out.append(
-            Element(
-                full_id,
-                title,
-                "cell",
-                text,
-                len(out),
-                links,
-                sec_ids,
-                sec_names,
-                [*base_ctx, *rh_ids, *ch_ids],
-                table=t,
-                row=r,
-                col=c,
-                table_type=table_type,
-                row_headers=rh_ids,
-                row_header_texts=[cells[i][3] for i in row_h],
-                col_headers=ch_ids,
-                col_header_texts=[cells[i][3] for i in col_h if i not in row_h],
-                **spans,
-            )
-        )
+    return cells, grid
 
 
-def _collect(indices, is_header) -> list[int]:
+def _headers(indices, cells: list[_GridCell]) -> list[int]:
     """Nearest-first: skip data cells until the first header, then take headers until a data cell."""
     found: list[int] = []
     for i in indices:
         if i is None:
             continue
-        if is_header(i):
+        if cells[i].is_header:
             if i not in found:
                 found.append(i)
         elif found:
@@ -274,23 +287,16 @@ def _collect(indices, is_header) -> list[int]:
     return found
 
 
-def _walk(grid_row: dict[int, int], cols, is_header) -> list[int]:
-    return _collect((grid_row.get(c) for c in cols), is_header)
+def _walk(grid_row: dict[int, int], cols, cells: list[_GridCell]) -> list[int]:
+    return _headers((grid_row.get(c) for c in cols), cells)
 
 
-def _walk_col(grid: list[dict[int, int]], c: int, rows, is_header) -> list[int]:
-    return _collect((grid[r].get(c) for r in rows), is_header)
+def _walk_col(grid: list[dict[int, int]], c: int, rows, cells: list[_GridCell]) -> list[int]:
+    return _headers((grid[r].get(c) for r in rows), cells)
 
 
-def _extract_list(
-    title: str,
-    key: str,
-    value: Any,
-    sec_ids: list[str],
-    sec_names: list[str],
-    base_ctx: list[str],
-    out: list[Element],
-) -> None:
+def _extract_list(out: _PageOut, key: str, value: Any) -> None:
+    title = out.title
     n = _number(title, key)
     if not isinstance(value, dict) or not isinstance(value.get("list"), list):
         raise PageError(f"page {title!r}: {key} must be an object with a 'list' of items")
@@ -303,21 +309,12 @@ def _extract_list(
         if not isinstance(iid, str) or not iid:
             raise PageError(f"page {title!r}: {key} has an item without an 'id'")
         level = item.get("level", 0)
-        text, links = resolve_links(item["value"])
-        out.append(
-            Element(
-                f"{title}_{iid}",
-                title,
-                "item",
-                text,
-                len(out),
-                links,
-                sec_ids,
-                sec_names,
-                base_ctx,
-                list_no=n,
-                level=level if isinstance(level, int) else 0,
-            )
+        out.add(
+            iid,
+            "item",
+            *resolve_links(item["value"]),
+            list_no=n,
+            level=level if isinstance(level, int) else 0,
         )
 
 
