@@ -22,6 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,8 @@ def iter_records(
             if title in ids:
                 title = f"{title} ({split or rel})"
             try:
-                yield from _document(doc, rel, where, doc_id, title, split, ids, summary, claims)
+                document = _Document(doc, rel, where, doc_id, title, split)
+                yield from _document(document, ids, summary, claims)
             except (ValueError, TypeError) as exc:
                 summary.skip(
                     "bad document", f"unusable cell or statement attributes ({exc})", where
@@ -133,100 +135,149 @@ def iter_records(
             rf.close()
 
 
-def _document(doc, rel, where, doc_id, title, split, ids, summary, claims):
-    page = PageBuilder(title)
-    tables_map: list[dict[str, Any]] = []
-    pending: list[tuple[int, ET.Element, dict]] = []  # (t, table element, relevant sets)
-    for table in doc.iter("table"):
-        rows = table.findall("row")
-        first = rows[0].findall("cell") if rows else []
-        header_rows = max((_int(c, "row-end") for c in first), default=0)
-        cells_out: list[list[Cell]] = []
-        xml_cells: dict[str, list[int]] = {}
-        relevant: dict[tuple[str, str], list[str]] = defaultdict(list)
-        versions: dict[str, set[str]] = defaultdict(set)
-        t = page.next_table
-        for r, row in enumerate(rows):
-            out_row = []
-            for c, cell in enumerate(row.findall("cell")):
-                rs, re_, cs, ce = (
-                    _int(cell, k) for k in ("row-start", "row-end", "col-start", "col-end")
-                )
-                header = r <= header_rows or cs == 0
-                out_row.append(
-                    Cell(
-                        clean_ws(cell.get("text", "")),
-                        header,
-                        max(1, re_ - rs + 1),
-                        max(1, ce - cs + 1),
-                    )
-                )
-                key = f"{'header_cell' if header else 'cell'}_{t}_{r}_{c}"
-                xml_cells[key] = [r, c, rs, re_, cs, ce]
-                for ev in cell.findall("evidence"):
-                    sid, v = ev.get("statement_id", ""), ev.get("version", "0")
-                    if ev.get("type"):
-                        versions[sid].add(v)
-                    if ev.get("type") == "relevant":
-                        relevant[(sid, v)].append(key)
-            cells_out.append(out_row)
-        cap_el = table.find("caption")
+@dataclass
+class _Document:
+    """One XML document being converted: where it came from and the page title it gets."""
+
+    xml: ET.Element
+    rel: str  # release path (``dev_v1.1/v1.1/output/10262.xml``)
+    where: str  # location for messages (bundle:path or file)
+    doc_id: str
+    title: str
+    split: str | None
+
+
+@dataclass
+class _Table:
+    """One ``<table>`` read into page cells, with what the claims and task B need of it."""
+
+    t: int
+    xml: ET.Element
+    cells: list[list[Cell]]
+    #: FEVEROUS cell key -> [row, index in row, row-start, row-end, col-start, col-end]
+    xml_cells: dict[str, list[int]]
+    #: (statement id, version) -> keys of the cells marked relevant
+    relevant: dict[tuple[str, str], list[str]]
+    #: statement id -> gold versions that mark any cell
+    versions: dict[str, set[str]]
+
+
+def _document(
+    doc: _Document, ids: dict[str, Any], summary: ConvertSummary, claims: bool
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The document's page, then (with ``claims``) one claim per statement of its tables."""
+    page = PageBuilder(doc.title)
+    tables: list[_Table] = []
+    for table_el in doc.xml.iter("table"):
+        table = _read_table(table_el, page.next_table)
+        cap_el = table_el.find("caption")
         caption = clean_ws(cap_el.get("text", "")) if cap_el is not None else ""
-        page.table(cells_out, caption=caption or None)
-        legend = table.find("legend")
+        page.table(table.cells, caption=caption or None)
+        legend = table_el.find("legend")
         if legend is not None and legend.get("text", "").strip():
             page.passage(legend.get("text", ""))
-        tables_map.append({"table": t, "xml_id": table.get("id", ""), "cells": xml_cells})
-        pending.append((t, table, {"relevant": relevant, "versions": versions}))
+        tables.append(table)
     if page.empty:
-        summary.skip("empty document", "document holds no table", where)
+        summary.skip("empty document", "document holds no table", doc.where)
         return
-    ids[title] = {"document": doc_id, "path": rel, "split": split, "tables": tables_map}
+    ids[doc.title] = {
+        "document": doc.doc_id,
+        "path": doc.rel,
+        "split": doc.split,
+        "tables": [
+            {"table": tb.t, "xml_id": tb.xml.get("id", ""), "cells": tb.xml_cells} for tb in tables
+        ],
+    }
     built = page.build()
     yield "page", built
     if not claims:
         return
     by_id = {e.id: e for e in extract_page(built)}
-    for t, table, ev in pending:
-        st_el = table.find("statements")
+    for table in tables:
+        st_el = table.xml.find("statements")
         for st in st_el.findall("statement") if st_el is not None else ():
-            sid, text, kind = st.get("id", ""), clean_ws(st.get("text", "")), st.get("type", "")
-            if not text:
-                summary.skip(
-                    "empty statement",
-                    f"statement {sid!r} of {table.get('id')!r} has no text",
-                    where,
-                )
-                continue
-            if kind and kind not in LABELS:
-                summary.skip(
-                    "bad label",
-                    f"statement {sid!r}: type {kind!r} (expected entailed, refuted or unknown)",
-                    where,
-                )
-                continue
-            sets, used = [], []
-            for v in sorted(ev["versions"].get(sid, ()), key=int):
-                keys = ev["relevant"].get((sid, v))
-                if keys:
-                    sets.append(evidence_set(by_id[f"{title}_{k}"] for k in keys))
-                    used.append(int(v))
-            yield (
-                "claim",
-                make_claim(
-                    f"semtab-{doc_id}-{t}-{sid}",
-                    text,
-                    LABELS.get(kind),
-                    sets,
-                    gold_tables=[table_id(title, t)],
-                    source="semtab",
-                    split=split,
-                    semtab={
-                        "document": doc_id,
-                        "path": rel,
-                        "table": table.get("id", ""),
-                        "statement": sid,
-                        "versions": used,
-                    },
-                ),
+            claim = _claim(doc, table, st, by_id, summary)
+            if claim is not None:
+                yield "claim", claim
+
+
+def _read_table(table: ET.Element, t: int) -> _Table:
+    """Cells, header flags and spans of ``table_T``; the evidence marks kept by cell key."""
+    rows = table.findall("row")
+    first = rows[0].findall("cell") if rows else []
+    header_rows = max((_int(c, "row-end") for c in first), default=0)
+    out = _Table(t, table, [], {}, defaultdict(list), defaultdict(set))
+    for r, row in enumerate(rows):
+        out_row = []
+        for c, cell in enumerate(row.findall("cell")):
+            rs, re_, cs, ce = (
+                _int(cell, k) for k in ("row-start", "row-end", "col-start", "col-end")
             )
+            header = r <= header_rows or cs == 0
+            out_row.append(
+                Cell(
+                    clean_ws(cell.get("text", "")),
+                    header,
+                    max(1, re_ - rs + 1),
+                    max(1, ce - cs + 1),
+                )
+            )
+            key = f"{'header_cell' if header else 'cell'}_{t}_{r}_{c}"
+            out.xml_cells[key] = [r, c, rs, re_, cs, ce]
+            for ev in cell.findall("evidence"):
+                sid, v = ev.get("statement_id", ""), ev.get("version", "0")
+                if ev.get("type"):
+                    out.versions[sid].add(v)
+                if ev.get("type") == "relevant":
+                    out.relevant[(sid, v)].append(key)
+        out.cells.append(out_row)
+    return out
+
+
+def _claim(
+    doc: _Document,
+    table: _Table,
+    st: ET.Element,
+    by_id: dict[str, Any],
+    summary: ConvertSummary,
+) -> dict[str, Any] | None:
+    """One statement as a claim (each gold version with relevant cells is an evidence set);
+    None, counted in ``summary``, when it has no text or an unknown label."""
+    where = doc.where
+    sid, text, kind = st.get("id", ""), clean_ws(st.get("text", "")), st.get("type", "")
+    if not text:
+        summary.skip(
+            "empty statement",
+            f"statement {sid!r} of {table.xml.get('id')!r} has no text",
+            where,
+        )
+        return None
+    if kind and kind not in LABELS:
+        summary.skip(
+            "bad label",
+            f"statement {sid!r}: type {kind!r} (expected entailed, refuted or unknown)",
+            where,
+        )
+        return None
+    sets, used = [], []
+    for v in sorted(table.versions.get(sid, ()), key=int):
+        keys = table.relevant.get((sid, v))
+        if keys:
+            sets.append(evidence_set(by_id[f"{doc.title}_{k}"] for k in keys))
+            used.append(int(v))
+    return make_claim(
+        f"semtab-{doc.doc_id}-{table.t}-{sid}",
+        text,
+        LABELS.get(kind),
+        sets,
+        gold_tables=[table_id(doc.title, table.t)],
+        source="semtab",
+        split=doc.split,
+        semtab={
+            "document": doc.doc_id,
+            "path": doc.rel,
+            "table": table.xml.get("id", ""),
+            "statement": sid,
+            "versions": used,
+        },
+    )
