@@ -147,6 +147,20 @@ def _collate(tok: Any, enc: dict[str, list], idx: list[int], labels: list[int] |
     return batch
 
 
+@dataclass
+class _Run:
+    """One training run's moving parts, built by :func:`_setup` and stepped by :func:`_steps`."""
+
+    model: Any
+    tok: Any
+    opt: Any
+    sched: Any
+    device: Any
+    enc: dict[str, list]  # the tokenized pairs
+    plan: list[list[int]]  # batch i of the whole run (all epochs), as pair indices
+    total: int  # steps to take (a fractional epoch or ``max_steps`` cut the plan short)
+
+
 def train(
     cfg: TrainConfig,
     claims: list[str],
@@ -157,33 +171,32 @@ def train(
     on_step: Callable[[int, int, float], None] | None = None,
 ) -> Path:
     """Train on the pairs and save the final fp16 model into ``cfg.out_dir``; returns that path."""
-    import torch
-    from transformers import (
-        AutoModelForSequenceClassification,
-        AutoTokenizer,
-        get_linear_schedule_with_warmup,
-    )
-
     if not claims or not (len(claims) == len(evidence) == len(labels)):
         raise ConfigError("training data is empty or claims/evidence/labels differ in length")
     out = Path(cfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "checkpoint.pt"
+    run = _setup(cfg, claims, evidence)
+    step = _resume(run, cfg, ckpt_path) if resume and ckpt_path.exists() else 0
+    _steps(run, cfg, labels, step, ckpt_path, on_step)
+    save_model(run.model, run.tok, out, cfg.max_length)
+    return out
+
+
+def _setup(cfg: TrainConfig, claims: list[str], evidence: list[str]) -> _Run:
+    """Seeds, model, tokenized pairs, batch plan, optimizer and schedule, in that order (the
+    order the seeded RNG is drawn in, so a resumed run matches an uninterrupted one)."""
+    import torch
+    from transformers import get_linear_schedule_with_warmup
+
     base = cfg.base_model or base_model_path()
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
     device = _device(cfg.device)
     torch.manual_seed(cfg.seed)
     random.seed(cfg.seed)
-    tok = AutoTokenizer.from_pretrained(base)
-    model = AutoModelForSequenceClassification.from_pretrained(
-        base,
-        num_labels=3,
-        id2label=ID2LABEL,
-        label2id=LABEL2ID,
-        ignore_mismatched_sizes=True,
-        dtype=torch.float32,  # an fp16 checkpoint as base would otherwise train in fp16
-    ).to(device)
+    tok, model = _load_base(base)
+    model = model.to(device)
     if cfg.freeze:
         _freeze(model, cfg.freeze)
     enc = _encode(tok, claims, evidence, cfg.max_length)
@@ -193,33 +206,78 @@ def train(
     total = int(len(plan) * cfg.epochs / epochs)
     if cfg.max_steps:
         total = min(total, cfg.max_steps)
+    opt = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr)
+    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
+    return _Run(model, tok, opt, sched, device, enc, plan, total)
+
+
+def _load_base(base: str) -> tuple[Any, Any]:
+    """Tokenizer and fp32 3-way classifier from ``base`` (a new head where its labels differ)."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(base)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        base,
+        num_labels=3,
+        id2label=ID2LABEL,
+        label2id=LABEL2ID,
+        ignore_mismatched_sizes=True,
+        dtype=torch.float32,  # an fp16 checkpoint as base would otherwise train in fp16
+    )
+    return tok, model
+
+
+def _param_groups(model: Any, weight_decay: float) -> list[dict[str, Any]]:
+    """Trainable parameters, with no weight decay on biases and LayerNorm weights (BERT's)."""
     no_decay = ("bias", "LayerNorm.weight")
     params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    groups = [
+    return [
         {
             "params": [p for n, p in params if not n.endswith(no_decay)],
-            "weight_decay": cfg.weight_decay,
+            "weight_decay": weight_decay,
         },
         {"params": [p for n, p in params if n.endswith(no_decay)], "weight_decay": 0.0},
     ]
-    opt = torch.optim.AdamW(groups, lr=cfg.lr)
-    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
-    step = 0
-    if resume and ckpt_path.exists():
-        state = torch.load(ckpt_path, map_location=device, weights_only=False)
-        if state["config"] != asdict(cfg) | {"threads": state["config"]["threads"]}:
-            raise ConfigError(f"{ckpt_path}: checkpoint was written with different settings")
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["optimizer"])
-        sched.load_state_dict(state["scheduler"])
-        _set_rng_state(state["rng"])
-        step = state["step"]
+
+
+def _resume(run: _Run, cfg: TrainConfig, ckpt_path: Path) -> int:
+    """Load model, optimizer, schedule and RNG state from ``ckpt_path``; returns its step.
+
+    Only ``threads`` may differ from the run that wrote it (it changes speed, not results).
+    """
+    import torch
+
+    state = torch.load(ckpt_path, map_location=run.device, weights_only=False)
+    if state["config"] != asdict(cfg) | {"threads": state["config"]["threads"]}:
+        raise ConfigError(f"{ckpt_path}: checkpoint was written with different settings")
+    run.model.load_state_dict(state["model"])
+    run.opt.load_state_dict(state["optimizer"])
+    run.sched.load_state_dict(state["scheduler"])
+    _set_rng_state(state["rng"])
+    return state["step"]
+
+
+def _steps(
+    run: _Run,
+    cfg: TrainConfig,
+    labels: list[int],
+    step: int,
+    ckpt_path: Path,
+    on_step: Callable[[int, int, float], None] | None,
+) -> None:
+    """The step loop from ``step`` to ``run.total``; mixed precision on CUDA (bf16 where
+    supported, else fp16 with a grad scaler); a checkpoint every ``checkpoint_every`` steps
+    and at the end."""
+    import torch
+
+    model, opt, device = run.model, run.opt, run.device
     use_amp = device.type == "cuda"
     amp_dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
     scaler = torch.amp.GradScaler("cuda", enabled=use_amp and amp_dtype == torch.float16)
     model.train()
-    while step < total:
-        batch = _collate(tok, enc, plan[step], labels, device)
+    while step < run.total:
+        batch = _collate(run.tok, run.enc, run.plan[step], labels, device)
         with torch.autocast(device.type, dtype=amp_dtype, enabled=use_amp):
             loss = model(**batch).loss
         scaler.scale(loss).backward()
@@ -227,26 +285,29 @@ def train(
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
         scaler.step(opt)
         scaler.update()
-        sched.step()
+        run.sched.step()
         opt.zero_grad(set_to_none=True)
         step += 1
         if on_step:
-            on_step(step, total, loss.item())
-        if step % cfg.checkpoint_every == 0 or step == total:
-            _save_atomic(
-                {
-                    "model": model.state_dict(),
-                    "optimizer": opt.state_dict(),
-                    "scheduler": sched.state_dict(),
-                    "rng": _rng_state(),
-                    "step": step,
-                    "config": asdict(cfg),
-                    "time": time.time(),
-                },
-                ckpt_path,
-            )
-    save_model(model, tok, out, cfg.max_length)
-    return out
+            on_step(step, run.total, loss.item())
+        if step % cfg.checkpoint_every == 0 or step == run.total:
+            _save_checkpoint(run, cfg, step, ckpt_path)
+
+
+def _save_checkpoint(run: _Run, cfg: TrainConfig, step: int, ckpt_path: Path) -> None:
+    """Everything :func:`_resume` needs, written atomically (the format resumed runs rely on)."""
+    _save_atomic(
+        {
+            "model": run.model.state_dict(),
+            "optimizer": run.opt.state_dict(),
+            "scheduler": run.sched.state_dict(),
+            "rng": _rng_state(),
+            "step": step,
+            "config": asdict(cfg),
+            "time": time.time(),
+        },
+        ckpt_path,
+    )
 
 
 def save_model(model: Any, tok: Any, out: Path, max_length: int | None = None) -> None:
@@ -274,7 +335,6 @@ def export_checkpoint(out_dir: str | Path, dest: str | Path) -> int:
     architecture and tokenizer. Returns the checkpoint's step.
     """
     import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     ckpt_path = Path(out_dir) / "checkpoint.pt"
     if not ckpt_path.exists():
@@ -282,15 +342,7 @@ def export_checkpoint(out_dir: str | Path, dest: str | Path) -> int:
     state = torch.load(ckpt_path, map_location="cpu", weights_only=False)
     cfg = state["config"]
     base = cfg.get("base_model") or base_model_path()
-    tok = AutoTokenizer.from_pretrained(base)
-    model = AutoModelForSequenceClassification.from_pretrained(
-        base,
-        num_labels=3,
-        id2label=ID2LABEL,
-        label2id=LABEL2ID,
-        ignore_mismatched_sizes=True,
-        dtype=torch.float32,
-    )
+    tok, model = _load_base(base)
     model.load_state_dict(state["model"])
     model.config.wikicheck_checkpoint_step = int(state["step"])
     save_model(model, tok, Path(dest), cfg.get("max_length"))
