@@ -44,7 +44,22 @@ def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
          "corpus.pages or corpus.convert (the index serves the evidence and its text, oracle "
          "runs included)"),
         ('claims = "c.jsonl"\n[corpus.convert]\nsource = "tabfact"\n',
-         "corpus.convert.input: missing (source, input and output needed)"),
+         "corpus.convert.input: missing: the release folder or file to convert"),
+        # a wrong type, in a section and for a whole section
+        ('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n[store]\nworkers = "4"\n',
+         "store.workers: must be an integer >= 0, got '4'"),
+        ('claims = "c.jsonl"\nstore = "indexes/x"\n[corpus]\npages = "p.jsonl"\n',
+         "store: must be a table of settings, got 'indexes/x'"),
+        ('claims = "c.jsonl"\n[corpus]\npages = ["p.jsonl", 3]\n',
+         "corpus.pages: must be a path or a list of paths, got ['p.jsonl', 3]"),
+        ('claims = "c.jsonl"\nlimit = true\n[corpus]\npages = "p.jsonl"\n',
+         "limit: must be an integer >= 1, got True"),
+        # an unknown key inside a nested section
+        ('[corpus.convert]\nsource = "tabfact"\ninput = "i"\noutput = "o"\nfiles = 2\n',
+         "corpus.convert.files: unknown key (expected one of: input, output, source)"),
+        # a missing required key of an optional section
+        ('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n[holdout]\nsalt = "s"\n',
+         "holdout.fraction: missing: the share of the claims the training part took, e.g. 0.6"),
         ('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n[store]\nrebuild = "no"\n',
          "store.rebuild: must be true or false, got 'no'"),
         ('claims = "c.jsonl"\nmetrics = ["bleu"]\n[corpus]\npages = "p.jsonl"\n',
@@ -358,3 +373,41 @@ def test_holdout_fraction_must_be_between_0_and_1(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_recipe(path)
     assert str(err.value) == f"{path}: holdout.fraction: must be a number between 0 and 1, got 1.5"
+
+
+def test_yaml_section_with_nothing_under_it_means_no_settings(tmp_path):
+    path = _write(
+        tmp_path, "claims: c.jsonl\ncorpus:\n  pages: p.jsonl\nstore:\nverifier:\n", "e.yaml"
+    )
+    recipe = load_recipe(path)
+    assert (recipe.index_dir, recipe.rebuild, recipe.model, recipe.labels) == (
+        "indexes/e",
+        False,
+        "none",
+        3,
+    )
+
+
+def test_recipe_values_keep_their_parsed_form(tmp_path):
+    """What run_recipe reads: settings kept, optional ones absent, semtab keys as given."""
+    path = _write(
+        tmp_path,
+        'claims = "c"\nlimit = 5\n[corpus]\npages = ["a", "b"]\n[corpus.convert]\nsource = "s"\n'
+        'input = "i"\noutput = "o"\n[store]\nes = "http://x"\nworkers = 0\n[verifier]\n'
+        'model = "m"\nmax_length = 128\n[holdout]\nfraction = 0.5\n[semtab]\ngold = "g"\n'
+        "[retriever]\nk_pages = 3\n[predict]\nbatch_size = 8\n",
+    )
+    recipe = load_recipe(path)
+    assert (recipe.pages, recipe.convert) == (
+        ["a", "b"],
+        {"source": "s", "input": "i", "output": "o"},
+    )
+    assert (recipe.index_dir, recipe.es, recipe.workers, recipe.limit) == (None, "http://x", 0, 5)
+    assert (recipe.verifier, recipe.retriever, recipe.batch_size) == (
+        {"max_length": 128},
+        {"k_pages": 3},
+        8,
+    )
+    assert recipe.holdout == {"field": "id", "fraction": 0.5, "salt": "wikicheck"}
+    assert recipe.semtab == {"gold": "g"}
+    assert recipe.metrics == ("feverous", "labels", "retrieval", "latency", "semtab")

@@ -88,7 +88,8 @@ def test_expected_parses_figures_tolerance_and_limit():
         ({"accuracy": 0.5, "tolerance": 0.01}, "expected.accuracy: unknown key"),
         ({"macro_f1": "0.5", "tolerance": 0.01}, "expected.macro_f1: must be a number, got '0.5'"),
         ({"tolerance": 0.01}, "expected: names no figure"),
-        ({"macro_f1": 0.5}, "expected.tolerance: must be a number >= 0, got None"),
+        ({"macro_f1": 0.5}, "expected.tolerance: missing: how far a re-run may move each figure"),
+        ({"macro_f1": 0.5, "tolerance": -1}, "expected.tolerance: must be a number >= 0, got -1"),
         ({"macro_f1": 0.5, "tolerance": 0.01, "limit": 0}, "expected.limit: must be an integer"),
     ],
 )

@@ -13,13 +13,13 @@ report) stay relative to the working directory. The keys are documented in ``doc
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikicheck.errors import ConfigError, short_repr
-from wikicheck.evaluation.report import HEADLINE, SEMTAB_KEYS
+from wikicheck.errors import ConfigError
+from wikicheck.evaluation.recipe_schema import METRICS, validate_recipe
+from wikicheck.evaluation.report import SEMTAB_KEYS
 
 __all__ = ["Recipe", "Expected", "load_recipe", "parse_recipe", "METRICS", "SPECIAL_MODELS",
            "SHIPPED_RECIPES"]  # fmt: skip
@@ -27,27 +27,9 @@ __all__ = ["Recipe", "Expected", "load_recipe", "parse_recipe", "METRICS", "SPEC
 #: The recipes that come with wikicheck (found by name from any working directory).
 SHIPPED_RECIPES = Path(__file__).resolve().parents[2] / "recipes"
 
-#: What a recipe may ask for under ``metrics`` (default: everything the data allows).
-METRICS = ("feverous", "labels", "retrieval", "latency", "semtab")
 #: Verifier models that are not checkpoints: ``gold`` answers the gold label (plumbing check and
 #: upper bound), ``none`` skips verification (retrieval-only run).
 SPECIAL_MODELS = ("gold", "none")
-
-_KEYS = {
-    "": {"name", "description", "corpus", "claims", "split", "holdout", "limit", "store", "retriever", "verifier",
-         "metrics", "semtab", "predict", "expected"},
-    "corpus": {"pages", "convert"},
-    "corpus.convert": {"source", "input", "output"},
-    "store": {"index_dir", "es", "rebuild", "workers"},
-    "verifier": {"model", "labels", "gold_evidence", "batch_size", "max_length", "device"},
-    "semtab": {"template", "template_prefix", "gold", "gold_prefix"},
-    "predict": {"batch_size"},
-    "holdout": {"field", "fraction", "salt"},
-}  # fmt: skip
-#: What ``[expected]`` may pin: the report's headline figures, plus how the check is run.
-EXPECTED_FIGURES = HEADLINE + SEMTAB_KEYS
-_KEYS["expected"] = {*EXPECTED_FIGURES, "tolerance", "limit"}
-_ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
 @dataclass
@@ -113,73 +95,6 @@ class Recipe:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}
-
-
-class _Checker:
-    def __init__(self, path: str):
-        self.path = path
-
-    def fail(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {key}: {message}" if key else f"{self.path}: {message}")
-
-    def table(self, data: Any, key: str) -> dict[str, Any]:
-        if data is None:
-            return {}
-        if not isinstance(data, dict):
-            raise self.fail(key, f"must be a table of settings, got {short_repr(data)}")
-        allowed = _KEYS.get(key)
-        if allowed is not None:
-            unknown = sorted(set(data) - allowed)
-            if unknown:
-                raise self.fail(
-                    f"{key}.{unknown[0]}" if key else unknown[0],
-                    f"unknown key (expected one of: {', '.join(sorted(allowed))})",
-                )
-        return data
-
-    def string(self, data: dict, key: str, full: str, default: str | None = None) -> str | None:
-        value = data.get(key, default)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(full, f"must be a non-empty string, got {short_repr(value)}")
-        return _expand(value)
-
-    def integer(self, data: dict, key: str, full: str, default: Any, lo: int = 0) -> Any:
-        value = data.get(key, default)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < lo:
-            raise self.fail(full, f"must be an integer >= {lo}, got {short_repr(value)}")
-        return value
-
-    def boolean(self, data: dict, key: str, full: str, default: bool) -> bool:
-        value = data.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(full, f"must be true or false, got {short_repr(value)}")
-        return value
-
-
-def _expected(c: _Checker, table: dict[str, Any]) -> Expected:
-    figures = {}
-    for key in EXPECTED_FIGURES:
-        if key in table:
-            value = table[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise c.fail(f"expected.{key}", f"must be a number, got {short_repr(value)}")
-            figures[key] = float(value)
-    if not figures:
-        raise c.fail("expected", f"names no figure (one of: {', '.join(EXPECTED_FIGURES)})")
-    tolerance = table.get("tolerance")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
-        raise c.fail("expected.tolerance", f"must be a number >= 0, got {short_repr(tolerance)}")
-    return Expected(
-        figures, float(tolerance), c.integer(table, "limit", "expected.limit", None, lo=1)
-    )
-
-
-def _expand(value: str) -> str:
-    return _ENV_RE.sub(lambda m: os.environ.get(m.group(1)) or (m.group(2) or ""), value)
 
 
 def _read(path: Path) -> Any:
@@ -248,99 +163,59 @@ def _find_inputs(recipe: Recipe, path: Path) -> None:
 
 
 def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
-    """Validate a recipe's parsed content; every error names ``path`` and the key."""
-    c = _Checker(path)
-    top = c.table(data, "")
-    if not top:
-        raise c.fail("", "the recipe is empty")
-    recipe = Recipe(path=path, name=c.string(top, "name", "name") or Path(path).stem)
-    recipe.description = c.string(top, "description", "description") or ""
-    corpus = c.table(top.get("corpus"), "corpus")
-    pages = corpus.get("pages", [])
-    if isinstance(pages, str):
-        pages = [pages]
-    if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
-        raise c.fail("corpus.pages", f"must be a path or a list of paths, got {short_repr(pages)}")
-    recipe.pages = [_expand(p) for p in pages]
-    if "convert" in corpus:
-        conv = c.table(corpus["convert"], "corpus.convert")
-        recipe.convert = {}
-        for key in ("source", "input", "output"):
-            value = c.string(conv, key, f"corpus.convert.{key}")
-            if value is None:
-                raise c.fail(f"corpus.convert.{key}", "missing (source, input and output needed)")
-            recipe.convert[key] = value
-    recipe.claims = c.string(top, "claims", "claims") or ""
-    if not recipe.claims:
-        if recipe.convert is None:
-            raise c.fail("claims", "missing: name the claims file (JSONL, official format)")
-        recipe.claims = str(Path(recipe.convert["output"]) / "claims.jsonl")
-    recipe.split = c.string(top, "split", "split")
-    recipe.limit = c.integer(top, "limit", "limit", None, lo=1)
-    if "holdout" in top:
-        ho = c.table(top["holdout"], "holdout")
-        fraction = ho.get("fraction")
-        if (
-            isinstance(fraction, bool)
-            or not isinstance(fraction, (int, float))
-            or not (0 < fraction < 1)
-        ):
-            raise c.fail("holdout.fraction", f"must be a number between 0 and 1, got "
-                         f"{short_repr(fraction)}")  # fmt: skip
-        recipe.holdout = {
-            "field": c.string(ho, "field", "holdout.field", "id"),
-            "fraction": float(fraction),
-            "salt": c.string(ho, "salt", "holdout.salt", "wikicheck"),
-        }
-    store = c.table(top.get("store"), "store")
-    recipe.index_dir = c.string(store, "index_dir", "store.index_dir")
-    recipe.es = c.string(store, "es", "store.es")
-    if recipe.index_dir and recipe.es:
-        raise c.fail("store", "choose one of index_dir (embedded) or es (Elasticsearch URL)")
-    if recipe.needs_store and not (recipe.index_dir or recipe.es):
-        recipe.index_dir = str(Path("indexes") / recipe.name)
-    recipe.rebuild = c.boolean(store, "rebuild", "store.rebuild", False)
-    recipe.workers = c.integer(store, "workers", "store.workers", None)
-    recipe.retriever = c.table(top.get("retriever"), "retriever")
-    ver = c.table(top.get("verifier"), "verifier")
-    recipe.model = c.string(ver, "model", "verifier.model", "none") or "none"
-    labels = ver.get("labels", 3)
-    if labels not in (2, 3):
-        raise c.fail("verifier.labels", f"must be 2 or 3, got {short_repr(labels)}")
-    recipe.labels = labels
-    oracle = ver.get("gold_evidence", False)
-    if oracle not in (True, False, "table"):
-        raise c.fail(
-            "verifier.gold_evidence",
-            f'must be true, false or "table", got {short_repr(oracle)}',
-        )
-    recipe.gold_evidence = oracle
-    for key in ("batch_size", "max_length"):
-        if key in ver:
-            recipe.verifier[key] = c.integer(ver, key, f"verifier.{key}", None, lo=1)
-    if "device" in ver:
-        recipe.verifier["device"] = c.string(ver, "device", "verifier.device")
-    metrics = top.get("metrics", list(METRICS))
-    if not isinstance(metrics, list) or not metrics:
-        raise c.fail("metrics", f"must be a non-empty list, got {short_repr(metrics)}")
-    for m in metrics:
-        if m not in METRICS:
-            raise c.fail(
-                "metrics", f"unknown metric {short_repr(m)} (expected: {', '.join(METRICS)})"
-            )
-    recipe.metrics = tuple(metrics)
-    if "semtab" in top:
-        st = c.table(top["semtab"], "semtab")
-        recipe.semtab = {k: v for k in _KEYS["semtab"] if (v := c.string(st, k, f"semtab.{k}"))}
-        if "gold" not in recipe.semtab:
-            raise c.fail("semtab.gold", "missing: the gold XML (folder, file or bundle)")
-    pred = c.table(top.get("predict"), "predict")
-    recipe.batch_size = c.integer(pred, "batch_size", "predict.batch_size", 32, lo=1)
-    if "expected" in top:
-        recipe.expected = _expected(c, c.table(top["expected"], "expected"))
-    if recipe.gold_evidence and recipe.model == "none":
-        raise c.fail("verifier.gold_evidence", "an oracle run needs verifier.model")
-    if not recipe.needs_store and recipe.model != "gold":
-        raise c.fail("corpus", "missing: give corpus.pages or corpus.convert (the index "
-                     "serves the evidence and its text, oracle runs included)")  # fmt: skip
-    return recipe
+    """Validate a recipe's parsed content; every error names ``path`` and the key.
+
+    The sections are checked by the models of :mod:`wikicheck.evaluation.recipe_schema`; what
+    spans sections (the claims a conversion writes, the default index folder, an oracle run
+    needing a model and an index) is settled here.
+    """
+    if not data and isinstance(data, dict | type(None)):
+        raise ConfigError(f"{path}: the recipe is empty")
+    file = validate_recipe(data, path)
+    name = file.name or Path(path).stem
+    convert = file.corpus.convert.model_dump() if file.corpus.convert else None
+    claims = file.claims or ""
+    if not claims:
+        if convert is None:
+            raise _fail(path, "claims", "missing: name the claims file (JSONL, official format)")
+        claims = str(Path(convert["output"]) / "claims.jsonl")
+    needs_store = bool(file.corpus.pages or convert)
+    ver = file.verifier
+    if ver.gold_evidence and ver.model == "none":
+        raise _fail(path, "verifier.gold_evidence", "an oracle run needs verifier.model")
+    if not needs_store and ver.model != "gold":
+        raise _fail(path, "corpus", "missing: give corpus.pages or corpus.convert (the index "
+                    "serves the evidence and its text, oracle runs included)")  # fmt: skip
+    store = file.store
+    expected = file.expected
+    return Recipe(
+        path=path,
+        name=name,
+        description=file.description or "",
+        pages=list(file.corpus.pages),
+        convert=convert,
+        claims=claims,
+        split=file.split,
+        holdout=file.holdout.model_dump() if file.holdout else None,
+        limit=file.limit,
+        index_dir=store.index_dir
+        or (str(Path("indexes") / name) if needs_store and not store.es else None),  # fmt: skip
+        es=store.es,
+        rebuild=store.rebuild,
+        workers=store.workers,
+        retriever=dict(file.retriever),
+        model=ver.model,
+        labels=ver.labels,
+        gold_evidence=ver.gold_evidence,
+        verifier=ver.model_dump(include={"batch_size", "max_length", "device"}, exclude_none=True),
+        metrics=file.metrics,
+        semtab=file.semtab.model_dump(exclude_none=True) if file.semtab else None,
+        batch_size=file.predict.batch_size,
+        expected=(
+            Expected(expected.figures(), expected.tolerance, expected.limit) if expected else None
+        ),
+    )
+
+
+def _fail(path: str, key: str, message: str) -> ConfigError:
+    return ConfigError(f"{path}: {key}: {message}")
