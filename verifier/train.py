@@ -19,6 +19,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from verifier.model import Verifier
+from verifier.training import mix as mixes
+from verifier.training import sources
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import LABELS
 
@@ -360,8 +363,6 @@ def evaluate(
     max_length: int = 256,
 ) -> dict[str, Any]:
     """Accuracy and macro-F1 of a checkpoint on linearized pairs (labels are ``LABELS`` ids)."""
-    from verifier.model import Verifier
-
     v = Verifier.load(model_path, max_length=max_length)
     probs = v.predict_pairs(claims, evidence, batch_size=batch_size)
     pred = []
@@ -396,9 +397,6 @@ def training_pairs(
     keeps the same pairs and changes only the batch order (how phases 2-6 of the card ran).
     """
     from transformers import AutoTokenizer
-
-    from verifier.training import mix as mixes
-    from verifier.training import sources
 
     mix = mixes.mix_with(cfg.mix)
     wanted = {"mix": mix, "max_length": cfg.max_length}

@@ -13,7 +13,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexer.stores import open_store
 from indexer.stores.base import Store
+from retriever.config import RetrieverConfig
+from retriever.pipeline import Retriever
+from verifier.model import Verifier
+from verifier.predict import apply_table_verdict, table_verdict
 from wikicheck.api.models import EvidenceOut, RetrieveResponse, VerifyResponse
 from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Evidence
@@ -193,8 +198,6 @@ def verify_many(
         from fastapi import HTTPException
 
         raise HTTPException(501, "this server was started without a verifier (--no-verifier)")
-    from verifier.predict import apply_table_verdict, table_verdict
-
     evidence = _retrieve(services, claims, depth)
     predictions = services.verifier.predict(list(zip(claims, evidence)), labels=labels)
     margin = getattr(services.verifier, "executor_margin", None)
@@ -234,21 +237,14 @@ def load_services(
     The warm-up retrieval loads spaCy and the encoder now, so the first request does not pay
     for it and ``/health`` turns 200 only when a request would be served at full speed.
     """
-    from indexer.stores import open_store
-
     store = open_store(index_dir=index_dir, es=es, **({"index_prefix": index_prefix} if es else {}))
     try:
         retriever = verifier = None
         if with_retriever or with_verifier:
-            from retriever.config import RetrieverConfig
-            from retriever.pipeline import Retriever
-
             config = RetrieverConfig.from_file(retriever_config) if retriever_config else None
             retriever = Retriever(store, config)
             retriever.retrieve("wikicheck warm-up claim about Aarhus in 2001.")
         if with_verifier:
-            from verifier.model import Verifier
-
             verifier = Verifier.load(model) if model else Verifier.load()
     except BaseException:
         store.close()

@@ -10,6 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from wikicheck.errors import InputError
 from wikicheck.evaluation.report import fmt
 
@@ -45,8 +47,6 @@ def _flatten(metrics: dict[str, Any]) -> dict[str, float | int | None]:
 
 
 def _load_metrics(path: str | os.PathLike) -> dict[str, Any]:
-    import orjson
-
     p = Path(path)
     p = p / "metrics.json" if p.is_dir() else p
     try:
@@ -76,8 +76,6 @@ def compare_reports(a: str | os.PathLike, b: str | os.PathLike) -> dict[str, Any
 
 def _claim_ids(path: str | os.PathLike) -> set[str] | None:
     """The claim ids a run predicted (None when its predictions.jsonl is not there)."""
-    import orjson
-
     p = Path(path)
     pred = (p if p.is_dir() else p.parent) / "predictions.jsonl"
     try:
@@ -106,8 +104,6 @@ def _claim_set_warnings(a, ma: dict, b, mb: dict) -> list[str]:
 
 def write_comparison(comparison: dict[str, Any], out_dir: str | os.PathLike) -> list[str]:
     """``compare.json`` and ``compare.md`` (a Markdown table) in ``out_dir``."""
-    import orjson
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     a, b = comparison["a"], comparison["b"]

@@ -10,14 +10,26 @@ numbers are exactly those of the matching ``index``/``predict``/``score`` comman
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
+import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from indexer.convert import convert
+from indexer.pipeline import index_sources, source_fingerprint
+from indexer.readers import open_reader
+from indexer.stores import open_store
+from indexer.stores.base import tokens
+from retriever.config import RetrieverConfig
+from retriever.pipeline import Retriever
+from verifier.focus import focus_table
+from verifier.model import Verifier
+from verifier.predict import apply_table_verdict, table_verdict
 from wikicheck.annotations import Claim, Prediction, RowSummary, iter_claims, write_jsonl
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
@@ -61,8 +73,6 @@ def _sources(recipe: Recipe, progress: Progress) -> list[str]:
         return list(recipe.pages)
     out = Path(recipe.convert["output"])
     if not (out / "pages.jsonl").exists():
-        from indexer.convert import convert
-
         convert(recipe.convert["source"], recipe.convert["input"], out,
                 on_page=lambda n: progress("convert", n, None))  # fmt: skip
     return [str(out / "pages.jsonl"), *recipe.pages]
@@ -75,8 +85,6 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
     one built from other sources is an error unless ``store.rebuild`` is set, so a stale index
     never scores a run silently.
     """
-    from indexer.stores import open_store
-
     for s in sources:
         if not Path(s).exists():
             raise InputError(f"corpus file does not exist{_looked(recipe, s)}", path=s)
@@ -92,9 +100,6 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
 
 def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Progress) -> dict:
     """The body of :func:`ensure_index` once the store is open: reuse, finish or build it."""
-    from indexer.pipeline import index_sources, source_fingerprint
-    from indexer.readers import open_reader
-
     fingerprint = source_fingerprint(sources)
     cp = store.checkpoint()
     where = recipe.es or recipe.index_dir
@@ -147,8 +152,6 @@ _FUNCTION_WORDS = frozenset(
 
 
 def _content_tokens(text: str) -> set[str]:
-    from indexer.stores.base import tokens
-
     return {t for t in tokens(text) if t not in _FUNCTION_WORDS}
 
 
@@ -183,8 +186,6 @@ def _gather(recipe: Recipe, batch: list[Claim], store: Any, retriever: Any) -> t
             [e.element for e in r.evidence] for r in results
         ]
     if recipe.gold_evidence == "table" and store is not None:
-        from verifier.focus import focus_table
-
         # The verifier reads the table as predict --gold-evidence does (DESIGN §6: one table
         # representation); the cells sharing a content word are the predicted evidence.
         ranked = [_table_elements(c, store) for c in batch]
@@ -207,8 +208,6 @@ def load_verifier(recipe: Recipe) -> Any:
     model name fails in seconds, not after the index is built."""
     if recipe.model in ("gold", "none"):
         return None
-    from verifier.model import Verifier
-
     opts = {k: v for k, v in recipe.verifier.items() if k in ("device", "max_length")}
     return Verifier.load(None if recipe.model == "default" else recipe.model, **opts)
 
@@ -223,9 +222,6 @@ def predict_claims(
     """One prediction row per claim (official fields + ours), with ``latency_ms`` per claim."""
     retriever = None
     if not recipe.gold_evidence and store is not None:
-        from retriever.config import RetrieverConfig
-        from retriever.pipeline import Retriever
-
         config = RetrieverConfig.from_dict(recipe.retriever, source=f"{recipe.path}: retriever")
         retriever = Retriever(store, config)
     if verifier is None and recipe.model not in ("gold", "none"):
@@ -248,8 +244,6 @@ def predict_claims(
                 row["probabilities"] = v.probabilities
                 row["verifier_used"] = v.used
                 if table and verifier.executor_margin is not None:
-                    from verifier.predict import apply_table_verdict, table_verdict
-
                     verdict = table_verdict(c.claim, ev, store)
                     apply_table_verdict(row, verdict, verifier.executor_margin)
         elif recipe.model == "gold":
@@ -277,8 +271,6 @@ def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     verifier's training part: a recipe's ``[holdout]`` keeps only the other side, so we never
     report figures on claims the model was trained on (tests check both stay equal).
     """
-    import hashlib
-
     field = holdout["field"]
     key = claim.id if field == "id" else claim.extra.get(field)
     h = int(hashlib.md5(f"{holdout['salt']}:{key}".encode()).hexdigest()[:8], 16)
@@ -325,7 +317,6 @@ def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, A
 
 
 def _semtab(recipe: Recipe, claims: list[Claim], preds: list[Prediction], out: Path) -> dict:
-
     st = recipe.semtab or {}
     if recipe.convert is None:
         raise ConfigError(f"{recipe.path}: semtab: needs corpus.convert (its semtab_ids.json)")
@@ -347,8 +338,6 @@ def _semtab(recipe: Recipe, claims: list[Claim], preds: list[Prediction], out: P
 
 def _commit() -> str | None:
     """The checkout's commit (and ``+dirty``), so a report says which code produced it."""
-    import subprocess
-
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, timeout=5, check=True).stdout.strip()  # fmt: skip
