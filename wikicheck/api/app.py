@@ -26,7 +26,7 @@ from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
-from fastapi import FastAPI, HTTPException, Path, Query, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from indexer.stores.base import Exact, free_text_query, tokens
@@ -197,7 +197,7 @@ def create_app(
     app.state.wc = state
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes)
     add_error_handlers(app)
-    _add_routes(app)
+    app.include_router(_routes)
     app.include_router(page_router)  # the page for people: /, /view/{title}
     return app
 
@@ -222,115 +222,126 @@ def _check_batch(state: _State, claims: Sequence[str]) -> None:
         )
 
 
-def _add_routes(app: FastAPI) -> None:
-    @app.get("/health", response_model=HealthResponse, tags=["service"])
-    async def health(request: Request) -> JSONResponse:
-        """200 once the index and models are loaded; 503 while loading or after a failure."""
-        st = _state(request)
-        s = st.services
-        body = HealthResponse(
-            status=st.status,
-            store=s.store.engine if s else None,
-            retriever=bool(s and s.retriever is not None),
-            verifier=bool(s and s.verifier is not None),
-            error=st.error,
-        )
-        code = 200 if st.status == "ok" else 503
-        headers = {"Retry-After": str(st.limits.retry_after_s)} if st.status == "loading" else None
-        return JSONResponse(body.model_dump(), status_code=code, headers=headers)
+async def _batch(request: Request, claims: list[str], fn: Callable[..., list], *args: Any) -> list:
+    """A batch endpoint's work: the size checked against ``--max-batch`` before anything
+    else, then ``fn(services, claims, *args)`` in the worker pool."""
+    st = _state(request)
+    _check_batch(st, claims)
+    services = st.ready()
+    return await st.run(fn, services, claims, *args)
 
-    @app.post("/retrieve", response_model=RetrieveResponse, tags=["evidence"])
-    async def retrieve(request: Request, body: RetrieveRequest) -> RetrieveResponse:
-        """Evidence for one claim: ids, type, text, context and each stage's scores."""
-        st = _state(request)
-        services = st.ready()
-        return await st.run_one(("retrieve", Depth.of(body)), body.claim, services)
 
-    @app.post("/retrieve/batch", response_model=RetrieveBatchResponse, tags=["evidence"])
-    async def retrieve_batch(request: Request, body: RetrieveBatchRequest) -> RetrieveBatchResponse:
-        """Evidence for up to ``--max-batch`` claims, in request order."""
-        st = _state(request)
-        _check_batch(st, body.claims)
-        services = st.ready()
-        return RetrieveBatchResponse(
-            results=await st.run(retrieve_many, services, body.claims, Depth.of(body))
-        )
+#: The endpoints, in the order the OpenAPI document lists them (``create_app`` mounts them).
+_routes = APIRouter()
 
-    @app.post("/verify", response_model=VerifyResponse, tags=["verdicts"])
-    async def verify(request: Request, body: VerifyRequest) -> VerifyResponse:
-        """Retrieve evidence for the claim and classify it: label, probabilities, evidence."""
-        st = _state(request)
-        services = st.ready()
-        return await st.run_one(("verify", Depth.of(body), body.labels), body.claim, services)
 
-    @app.post("/verify/batch", response_model=VerifyBatchResponse, tags=["verdicts"])
-    async def verify_batch(request: Request, body: VerifyBatchRequest) -> VerifyBatchResponse:
-        """Verdicts for up to ``--max-batch`` claims, in request order."""
-        st = _state(request)
-        _check_batch(st, body.claims)
-        services = st.ready()
-        return VerifyBatchResponse(
-            results=await st.run(verify_many, services, body.claims, Depth.of(body), body.labels)
-        )
+@_routes.get("/health", response_model=HealthResponse, tags=["service"])
+async def health(request: Request) -> JSONResponse:
+    """200 once the index and models are loaded; 503 while loading or after a failure."""
+    st = _state(request)
+    s = st.services
+    body = HealthResponse(
+        status=st.status,
+        store=s.store.engine if s else None,
+        retriever=bool(s and s.retriever is not None),
+        verifier=bool(s and s.verifier is not None),
+        error=st.error,
+    )
+    code = 200 if st.status == "ok" else 503
+    headers = {"Retry-After": str(st.limits.retry_after_s)} if st.status == "loading" else None
+    return JSONResponse(body.model_dump(), status_code=code, headers=headers)
 
-    @app.get("/search", response_model=SearchResponse, tags=["index"])
-    async def search(
-        request: Request,
-        q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS)],
-        type: Annotated[EvidenceType | None, Query(description="Only this element type.")] = None,
-        page: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
-        k: Annotated[int, Query(ge=1, le=MAX_SEARCH_K)] = 10,
-    ) -> SearchResponse:
-        """BM25 search over element text and context; words only (no query syntax)."""
-        st = _state(request)
-        if not tokens(q):
-            raise HTTPException(422, f"q: no words to search for in {q[:100]!r}")
-        filters = []
-        if type is not None:
-            filters.append(Exact("type", type))
-        if page is not None:
-            filters.append(Exact("page", page))
-        store = st.ready().store
-        hits = await st.run(functools.partial(store.search, filters=filters), free_text_query(q), k)
-        out = [SearchHitOut(**ElementOut.of(h.element).model_dump(), score=h.score) for h in hits]
-        return SearchResponse(q=q, hits=out)
 
-    @app.get("/elements/{element_id:path}", response_model=ElementOut, tags=["index"])
-    async def element(
-        request: Request, element_id: Annotated[str, Path(max_length=2000)]
-    ) -> ElementOut:
-        """One element by its FEVEROUS id (``{title}_sentence_N``, ``{title}_cell_T_R_C``...)."""
-        st = _state(request)
-        parse_id(element_id)  # IdError -> 422 naming the grammar
-        store = st.ready().store
-        found = await st.run(store.get, [element_id])
-        if element_id not in found:
-            raise NotFoundError(f"no element {element_id!r} in the index")
-        return ElementOut.of(found[element_id])
+@_routes.post("/retrieve", response_model=RetrieveResponse, tags=["evidence"])
+async def retrieve(request: Request, body: RetrieveRequest) -> RetrieveResponse:
+    """Evidence for one claim: ids, type, text, context and each stage's scores."""
+    st = _state(request)
+    services = st.ready()
+    return await st.run_one(("retrieve", Depth.of(body)), body.claim, services)
 
-    @app.get("/pages/{title:path}", response_model=PageResponse, tags=["index"])
-    async def page(
-        request: Request,
-        title: Annotated[str, Path(min_length=1, max_length=1000)],
-        type: Annotated[EvidenceType | None, Query(description="Only this element type.")] = None,
-    ) -> PageResponse:
-        """A page's index entry and its elements in page order (exact title, as in the ids)."""
-        st = _state(request)
-        store = st.ready().store
-        info, elements = await st.run(_page, store, title)
-        if info is None:
-            near = [t for t in await st.run(store.titles_near, title, 3) if t != title]
-            hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
-            raise NotFoundError(f"no page {title!r} in the index (titles are exact{hint})")
-        kept = [e for e in elements if type is None or e.type == type]
-        kept = kept[: st.limits.max_page_elements]
-        return PageResponse(
-            title=info.title,
-            n_elements=info.n_elements,
-            lead=info.lead,
-            by_type=dict(info.by_type),
-            elements=[ElementOut.of(e) for e in kept],
-        )
+
+@_routes.post("/retrieve/batch", response_model=RetrieveBatchResponse, tags=["evidence"])
+async def retrieve_batch(request: Request, body: RetrieveBatchRequest) -> RetrieveBatchResponse:
+    """Evidence for up to ``--max-batch`` claims, in request order."""
+    results = await _batch(request, body.claims, retrieve_many, Depth.of(body))
+    return RetrieveBatchResponse(results=results)
+
+
+@_routes.post("/verify", response_model=VerifyResponse, tags=["verdicts"])
+async def verify(request: Request, body: VerifyRequest) -> VerifyResponse:
+    """Retrieve evidence for the claim and classify it: label, probabilities, evidence."""
+    st = _state(request)
+    services = st.ready()
+    return await st.run_one(("verify", Depth.of(body), body.labels), body.claim, services)
+
+
+@_routes.post("/verify/batch", response_model=VerifyBatchResponse, tags=["verdicts"])
+async def verify_batch(request: Request, body: VerifyBatchRequest) -> VerifyBatchResponse:
+    """Verdicts for up to ``--max-batch`` claims, in request order."""
+    results = await _batch(request, body.claims, verify_many, Depth.of(body), body.labels)
+    return VerifyBatchResponse(results=results)
+
+
+@_routes.get("/search", response_model=SearchResponse, tags=["index"])
+async def search(
+    request: Request,
+    q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS)],
+    type: Annotated[EvidenceType | None, Query(description="Only this element type.")] = None,
+    page: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
+    k: Annotated[int, Query(ge=1, le=MAX_SEARCH_K)] = 10,
+) -> SearchResponse:
+    """BM25 search over element text and context; words only (no query syntax)."""
+    st = _state(request)
+    if not tokens(q):
+        raise HTTPException(422, f"q: no words to search for in {q[:100]!r}")
+    filters = []
+    if type is not None:
+        filters.append(Exact("type", type))
+    if page is not None:
+        filters.append(Exact("page", page))
+    store = st.ready().store
+    hits = await st.run(functools.partial(store.search, filters=filters), free_text_query(q), k)
+    out = [SearchHitOut(**ElementOut.of(h.element).model_dump(), score=h.score) for h in hits]
+    return SearchResponse(q=q, hits=out)
+
+
+@_routes.get("/elements/{element_id:path}", response_model=ElementOut, tags=["index"])
+async def element(
+    request: Request, element_id: Annotated[str, Path(max_length=2000)]
+) -> ElementOut:
+    """One element by its FEVEROUS id (``{title}_sentence_N``, ``{title}_cell_T_R_C``...)."""
+    st = _state(request)
+    parse_id(element_id)  # IdError -> 422 naming the grammar
+    store = st.ready().store
+    found = await st.run(store.get, [element_id])
+    if element_id not in found:
+        raise NotFoundError(f"no element {element_id!r} in the index")
+    return ElementOut.of(found[element_id])
+
+
+@_routes.get("/pages/{title:path}", response_model=PageResponse, tags=["index"])
+async def page(
+    request: Request,
+    title: Annotated[str, Path(min_length=1, max_length=1000)],
+    type: Annotated[EvidenceType | None, Query(description="Only this element type.")] = None,
+) -> PageResponse:
+    """A page's index entry and its elements in page order (exact title, as in the ids)."""
+    st = _state(request)
+    store = st.ready().store
+    info, elements = await st.run(_page, store, title)
+    if info is None:
+        near = [t for t in await st.run(store.titles_near, title, 3) if t != title]
+        hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+        raise NotFoundError(f"no page {title!r} in the index (titles are exact{hint})")
+    kept = [e for e in elements if type is None or e.type == type]
+    kept = kept[: st.limits.max_page_elements]
+    return PageResponse(
+        title=info.title,
+        n_elements=info.n_elements,
+        lead=info.lead,
+        by_type=dict(info.by_type),
+        elements=[ElementOut.of(e) for e in kept],
+    )
 
 
 def _run_batch(services: Services, key: tuple, claims: list[str]) -> list:
