@@ -1,6 +1,26 @@
 """Hand-made FEVEROUS pages shared by the foundation tests (not real data)."""
 
+from wikicheck.model import Element
+
 T = "Test Page (2001 film)"
+
+
+def cell_element(
+    page: str, r: int, c: int, text: str, rh: list[str] = (), ch: list[str] = ()
+) -> Element:
+    """An extracted data cell of table 0 with its row (``rh``) and column (``ch``) header texts."""
+    return Element(
+        id=f"{page}_cell_0_{r}_{c}",
+        page=page,
+        type="cell",
+        text=text,
+        position=r * 10 + c,
+        table=0,
+        row=r,
+        col=c,
+        row_header_texts=list(rh),
+        col_header_texts=list(ch),
+    )
 
 
 def cell(cid, value, header=False, rs=1, cs=1):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.pages import cell_element
 from verifier.linearize import element_text, linearize
 from wikicheck.model import Element, Evidence
 
@@ -17,25 +18,10 @@ def _sent(page: str, n: int, text: str, sections: list[str] | None = None) -> El
     )
 
 
-def _cell(page: str, r: int, c: int, text: str, rh: list[str], ch: list[str]) -> Element:
-    return Element(
-        id=f"{page}_cell_0_{r}_{c}",
-        page=page,
-        type="cell",
-        text=text,
-        position=r * 10 + c,
-        table=0,
-        row=r,
-        col=c,
-        row_header_texts=rh,
-        col_header_texts=ch,
-    )
-
-
 def test_cell_reads_row_then_column_header_is_value():
-    cell = _cell("Aare", 2, 1, "295 km", ["Length"], ["Value"])
+    cell = cell_element("Aare", 2, 1, "295 km", ["Length"], ["Value"])
     assert element_text(cell) == "Length Value is 295 km"
-    assert element_text(_cell("Aare", 1, 0, "x", [], [])) == "x"
+    assert element_text(cell_element("Aare", 1, 0, "x", [], [])) == "x"
 
 
 def test_caption_item_and_header_cell_carry_their_kind():
@@ -65,9 +51,9 @@ def test_title_written_once_per_page_and_sections_when_they_change():
 
 def test_cells_of_one_row_join_with_commas_in_document_order():
     cells = [
-        _cell("T", 2, 0, "b", [], ["name"]),
-        _cell("T", 1, 1, "3", [], ["score"]),
-        _cell("T", 1, 0, "a", [], ["name"]),
+        cell_element("T", 2, 0, "b", [], ["name"]),
+        cell_element("T", 1, 1, "3", [], ["score"]),
+        cell_element("T", 1, 0, "a", [], ["name"]),
     ]
     lin = linearize("a scored 3", cells, max_length=512, document_order=True)
     assert lin.evidence == "T : name is a , score is 3 . name is b"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pages import cell_element
 from tests.tiny_model import tiny_checkpoint
 from verifier.model import DEFAULT_MODEL, Verifier, map_labels, two_way
 from wikicheck.errors import ModelError
@@ -122,17 +123,7 @@ class FakeStore:
 
 def _table_page() -> list[Element]:
     def cell(r: int, c: int, text: str, col: str) -> Element:
-        return Element(
-            id=f"T_cell_0_{r}_{c}",
-            page="T",
-            type="cell",
-            text=text,
-            position=r * 10 + c,
-            table=0,
-            row=r,
-            col=c,
-            col_header_texts=[col],
-        )
+        return cell_element("T", r, c, text, ch=[col])
 
     return [
         Element(id="T_sentence_0", page="T", type="sentence", text="T is a town.", position=0),
