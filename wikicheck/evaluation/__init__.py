@@ -1,6 +1,7 @@
 """Evaluation: a recipe (corpus, claims, settings, metrics) in, a report directory out.
 
-Holds :mod:`~wikicheck.evaluation.recipe` (the recipe file and its validation),
+Holds :mod:`~wikicheck.evaluation.recipe` (the recipe file, loaded and resolved),
+:mod:`~wikicheck.evaluation.recipe_schema` (its sections as pydantic models, one-line errors),
 :mod:`~wikicheck.evaluation.run` (convert, index, predict and score one recipe in one process),
 :mod:`~wikicheck.evaluation.report` (``metrics.json``, ``report.md``/``report.html``),
 :mod:`~wikicheck.evaluation.plots` (the report's figures) and
