@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
-def _cell(cid: str, value: str, header: bool = False) -> dict:
-    return {"id": cid, "value": value, "is_header": header, "row_span": "1", "column_span": "1"}
-
+from tests.pages import cell
 
 AARHUS = {
     "title": "Aarhus",
@@ -17,8 +14,8 @@ AARHUS = {
     "table_0": {
         "type": "infobox",
         "table": [
-            [_cell("header_cell_0_0_0", "Country", True), _cell("cell_0_0_1", "Denmark")],
-            [_cell("header_cell_0_1_0", "Population", True), _cell("cell_0_1_1", "285,273")],
+            [cell("header_cell_0_0_0", "Country", True), cell("cell_0_0_1", "Denmark")],
+            [cell("header_cell_0_1_0", "Population", True), cell("cell_0_1_1", "285,273")],
         ],
     },
     "section_0": {"value": "History", "level": 2},
@@ -42,11 +39,11 @@ AARE = {
         "caption": "Tributaries of the Aare",
         "table": [
             [
-                _cell("header_cell_0_0_0", "Tributary", True),
-                _cell("header_cell_0_0_1", "Length", True),
+                cell("header_cell_0_0_0", "Tributary", True),
+                cell("header_cell_0_0_1", "Length", True),
             ],
-            [_cell("cell_0_1_0", "Reuss"), _cell("cell_0_1_1", "164 km")],
-            [_cell("cell_0_2_0", "Limmat"), _cell("cell_0_2_1", "140 km")],
+            [cell("cell_0_1_0", "Reuss"), cell("cell_0_1_1", "164 km")],
+            [cell("cell_0_2_0", "Limmat"), cell("cell_0_2_1", "140 km")],
         ],
     },
 }

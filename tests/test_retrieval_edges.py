@@ -6,7 +6,7 @@ from indexer.extract import extract_page
 from indexer.stores import open_store
 from retriever.config import RetrieverConfig
 from retriever.pipeline import Retriever
-from tests.api_pages import _cell
+from tests.pages import cell
 
 PAGE = {
     "title": "Aare",
@@ -15,8 +15,8 @@ PAGE = {
     "table_0": {
         "type": "infobox",
         "table": [
-            [_cell("header_cell_0_0_0", "Tributaries", True), _cell("cell_0_0_1", "")],
-            [_cell("header_cell_0_1_0", "Length", True), _cell("cell_0_1_1", "295 km")],
+            [cell("header_cell_0_0_0", "Tributaries", True), cell("cell_0_0_1", "")],
+            [cell("header_cell_0_1_0", "Length", True), cell("cell_0_1_1", "295 km")],
         ],
     },
 }

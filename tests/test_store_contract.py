@@ -37,15 +37,12 @@ from indexer.stores.base import (
     normalize_title,
 )
 from tests.es_server import EsServer, start_noida
+from tests.pages import cell
 from wikicheck.errors import StoreError
 from wikicheck.model import Element
 
 ROOT = Path(__file__).resolve().parents[1]
 SYNTAX = 'AND OR ( ) : ^ ~ * ? " [ ] { } - NOT + ! / \\ && ||'
-
-
-def _cell(cid: str, value: str, header: bool = False) -> dict:
-    return {"id": cid, "value": value, "is_header": header, "row_span": "1", "column_span": "1"}
 
 
 AARE = {
@@ -64,8 +61,8 @@ AARE = {
     "table_0": {
         "type": "infobox",
         "table": [
-            [_cell("header_cell_0_0_0", "Length", True), _cell("cell_0_0_1", "295 km")],
-            [_cell("header_cell_0_1_0", "Basin size", True), _cell("cell_0_1_1", "17,779 km2")],
+            [cell("header_cell_0_0_0", "Length", True), cell("cell_0_0_1", "295 km")],
+            [cell("header_cell_0_1_0", "Basin size", True), cell("cell_0_1_1", "17,779 km2")],
         ],
     },
     "section_0": {"value": "Course", "level": 2},

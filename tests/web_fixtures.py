@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.pages import cell
+
 REPO = Path(__file__).resolve().parent.parent
 
 #: Real sample pages: Aare's infobox has cells spanning two columns; Brokeback Mountain two tables.
@@ -13,11 +15,6 @@ SAMPLE_TITLES = ("Aare", "Brokeback Mountain")
 #: Markup and quotes in the title and text (must come out as text), a table with row and column
 #: spans and a hole, and a comma in the title (``?highlight=`` splits on commas).
 TRICKY_TITLE = "<script>alert(\"t\")</script> & 'Co', Ltd"
-
-
-def _cell(cid: str, value: str, header: bool = False, rows: int = 1, cols: int = 1) -> dict:
-    return {"id": cid, "value": value, "is_header": header,
-            "row_span": str(rows), "column_span": str(cols)}  # fmt: skip
 
 
 TRICKY = {
@@ -29,14 +26,14 @@ TRICKY = {
         "type": "wikitable",
         "caption": "Scores",
         "table": [
-            [_cell("header_cell_0_0_0", "Year", True, rows=2),
-             _cell("header_cell_0_0_1", "Score", True, cols=2)],
-            [_cell("header_cell_0_1_0", "Home", True), _cell("header_cell_0_1_1", "Away", True)],
-            [_cell("cell_0_2_0", "2001"), _cell("cell_0_2_1", "1–0"), _cell("cell_0_2_2", "2–2")],
-            [_cell("cell_0_3_0", "2002", rows=2), _cell("cell_0_3_1", "3–1"),
-             _cell("cell_0_3_2", "0–0")],
-            [_cell("cell_0_4_0", "4–4"), _cell("cell_0_4_1", "5–5")],
-            [_cell("cell_0_5_0", "2004")],
+            [cell("header_cell_0_0_0", "Year", True, rs=2),
+             cell("header_cell_0_0_1", "Score", True, cs=2)],
+            [cell("header_cell_0_1_0", "Home", True), cell("header_cell_0_1_1", "Away", True)],
+            [cell("cell_0_2_0", "2001"), cell("cell_0_2_1", "1–0"), cell("cell_0_2_2", "2–2")],
+            [cell("cell_0_3_0", "2002", rs=2), cell("cell_0_3_1", "3–1"),
+             cell("cell_0_3_2", "0–0")],
+            [cell("cell_0_4_0", "4–4"), cell("cell_0_4_1", "5–5")],
+            [cell("cell_0_5_0", "2004")],
         ],
     },
     "sentence_1": "In 2002 the club won 3–1 at home.",
