@@ -21,6 +21,7 @@ from wikicheck.cli.common import (
     write_json,
 )
 from wikicheck.cli.interactive import interactive_search
+from wikicheck.errors import StoreError
 
 
 @click.command()
@@ -69,11 +70,16 @@ def index(
             rate = f"{p.pages / secs:,.0f} pages/s · {p.elements / secs:,.0f} elements/s"
             update(p.records, None if p.total is None else max(p.total - p.start, 0), rate)
 
-        summary = index_sources(
-            sources, store, workers=workers, resume=resume, batch_pages=batch_size, progress=show
-        )
+        try:
+            summary = index_sources(sources, store, workers=workers, resume=resume,
+                                    batch_pages=batch_size, progress=show)  # fmt: skip
+        except StoreError as exc:  # the store failed mid-run: its committed pages stay
+            raise StoreError(f"{exc}\n{_RESUME_HINT}") from exc
     _render_summary(summary.to_dict(), as_json)
     exit_if_interrupted(summary.interrupted)
+
+
+_RESUME_HINT = "committed pages are kept: run the same command with --resume to continue"
 
 
 def _render_summary(d: dict[str, Any], as_json: bool) -> None:

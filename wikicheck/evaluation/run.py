@@ -80,7 +80,9 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
     for s in sources:
         if not Path(s).exists():
             raise InputError(f"corpus file does not exist{_looked(recipe, s)}", path=s)
-    options = {"overwrite": True} if recipe.rebuild and not recipe.es else {}
+    options: dict[str, Any] = {"overwrite": True} if recipe.rebuild else {}
+    if recipe.es and recipe.index_prefix:
+        options["index_prefix"] = recipe.index_prefix
     store = open_store(index_dir=recipe.index_dir, es=recipe.es, create=True, **options)
     try:
         info = _build_or_reuse(recipe, sources, store, progress)
@@ -97,12 +99,12 @@ def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Pr
 
     fingerprint = source_fingerprint(sources)
     cp = store.checkpoint()
-    where = recipe.es or recipe.index_dir
+    where = store.location  # names the indices (and so the prefix) on Elasticsearch
     if cp is not None and cp.get("fingerprint") != fingerprint:
         raise ConfigError(
             f"{recipe.path}: store: the index at {where} was built from other sources "
             f"({', '.join(cp.get('sources') or ['?'])}); set store.rebuild: true or choose "
-            "another store.index_dir"
+            f"another store.{'index_prefix' if recipe.es else 'index_dir'}"
         )
     info: dict[str, Any] = {"location": str(where), "sources": list(sources)}
     total = open_reader(*sources).total()
