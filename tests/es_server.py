@@ -7,7 +7,7 @@ Otherwise the ``noida-db`` binary (PyPI ``noida-db``, in the ``test`` extra) is 
 tests that need a server are skipped with the reason (the log's tail included).
 
 Known emulator gaps are listed in ``docs/elasticsearch.md`` ("What the emulator does not prove");
-tests for them are marked ``real_es_only`` and skip on the emulator.
+tests for them take the ``real_es_only`` fixture and skip on the emulator.
 """
 
 from __future__ import annotations
