@@ -17,8 +17,9 @@ from typing import Any
 from indexer.stores.base import Store
 from retriever.config import RetrieverConfig
 from retriever.pipeline import Retriever
-from wikicheck.annotations import Claim, RowSummary
+from wikicheck.annotations import Claim
 from wikicheck.batches import run_batches
+from wikicheck.skips import SkipLog
 
 __all__ = ["RetrieveSummary", "retrieve_file", "count_rows"]
 
@@ -32,7 +33,7 @@ class RetrieveSummary:
     retrieved: int = 0
     already_done: int = 0
     seconds: float = 0.0
-    read: RowSummary = field(default_factory=RowSummary)
+    read: SkipLog = field(default_factory=SkipLog)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikicheck.annotations import Claim, ResumableWriter, RowSummary, iter_claims, row_key
+from wikicheck.annotations import Claim, ResumableWriter, iter_claims, row_key
+from wikicheck.skips import SkipLog
 
 __all__ = ["BatchRun", "run_batches"]
 
@@ -30,7 +31,7 @@ class BatchRun:
     claims: int = 0  # usable claim rows read
     written: int = 0  # rows written by this run
     already_done: int = 0  # claims found in the output and skipped
-    read: RowSummary = field(default_factory=RowSummary)  # bad rows, counted by kind
+    read: SkipLog = field(default_factory=SkipLog)  # bad rows, counted by kind
     seconds: float = 0.0
 
     @property
