@@ -1,10 +1,11 @@
 """Claims and predictions I/O: the official FEVEROUS JSONL rows, read and written.
 
 Entry points: :func:`iter_claims` / :func:`iter_predictions` stream rows from a ``.jsonl`` (or
-``.jsonl.gz``) file, reporting each bad row (broken JSON, wrong types, unknown label) as an
-:class:`~wikicheck.errors.InputError` with ``file:line`` in a :class:`~wikicheck.skips.SkipLog` while
-the batch goes on; :class:`ResumableWriter` appends result rows so ``retrieve``/``predict`` can resume after a
-crash; :func:`write_submission` writes the leaderboard form (``[page, type, position]`` triples).
+``.jsonl.gz``) file, reporting each bad row (broken JSON, wrong types, unknown label) with
+``file:line`` in a :class:`~wikicheck.skips.SkipLog` while the batch goes on;
+:class:`ResumableWriter` appends result rows so ``retrieve``/``predict`` can resume after a crash
+(the loop itself is :func:`wikicheck.batches.run_batches`); :func:`write_submission` writes the
+leaderboard form (``[page, type, position]`` triples).
 
 Unknown fields (``annotator_operations``, ``gold_tables``, ``set``, our ``scores``...) are kept in
 ``extra`` and written back, so a round trip never loses data.
