@@ -19,6 +19,7 @@ from wikicheck.annotations import Claim
 from wikicheck.batches import run_batches
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
+from wikicheck.skips import SkipLog
 
 __all__ = [
     "gold_elements",
@@ -197,17 +198,16 @@ class PredictSummary:
 
     predicted: int = 0
     already_done: int = 0
-    skipped: int = 0
-    skipped_examples: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    read: SkipLog = field(default_factory=SkipLog)  # bad claim rows, by kind
 
     def to_dict(self) -> dict[str, Any]:
         rate = self.predicted / self.seconds if self.seconds else None
         return {
             "predicted": self.predicted,
             "already_done": self.already_done,
-            "skipped": self.skipped,
-            "skipped_examples": self.skipped_examples[:10],
+            "skipped": self.read.skipped,
+            "skipped_examples": self.read.examples[:10],
             "seconds": round(self.seconds, 2),
             "claims_per_s": round(rate, 2) if rate else None,
         }
@@ -251,7 +251,6 @@ def predict_file(
     return PredictSummary(
         predicted=run.written,
         already_done=run.already_done,
-        skipped=run.read.skipped,
-        skipped_examples=list(run.read.examples),
         seconds=run.seconds,
+        read=run.read,
     )
