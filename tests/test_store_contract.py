@@ -706,7 +706,7 @@ def test_cli_index_prefix_keeps_corpora_apart_on_one_cluster(es, tmp_path) -> No
     src = write_jsonl(tmp_path / "pages.jsonl", pages)
     runner = CliRunner(env={"WIKICHECK_ES_URL": None})
     on = ["--es", url, "--index-prefix", prefix]
-    r = runner.invoke(main, ["index", str(src), *on, "--workers", "0", "--json"])
+    r = runner.invoke(main, ["index", str(src), *on, "--processes", "0", "--json"])
     assert r.exit_code == 0, r.output
     st = runner.invoke(main, ["stats", *on, "--json"])
     assert st.exit_code == 0, st.output

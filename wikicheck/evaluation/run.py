@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from wikicheck.annotations import Claim, Prediction, RowSummary, iter_claims, write_jsonl
+from wikicheck.annotations import Claim, Prediction, iter_claims, write_jsonl
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
 from wikicheck.evaluation.recipe import Recipe
@@ -26,6 +26,7 @@ from wikicheck.evaluation.report import latency_summary, write_report
 from wikicheck.scoring import semtab
 from wikicheck.scoring.feverous import score_pairs
 from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
+from wikicheck.skips import SkipLog
 
 __all__ = [
     "run_recipe",
@@ -287,11 +288,11 @@ def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     return h / 0xFFFFFFFF < holdout["fraction"]
 
 
-def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
+def _read_claims(recipe: Recipe) -> tuple[list[Claim], SkipLog]:
     if not Path(recipe.claims).exists():
         raise InputError(f"claims file does not exist (recipe {recipe.path}, key claims"
                          f"{_looked(recipe, recipe.claims)})", path=recipe.claims)  # fmt: skip
-    summary = RowSummary()
+    summary = SkipLog()
     claims = []
     for claim in iter_claims(recipe.claims, summary):
         if recipe.split is not None and claim.extra.get("split") != recipe.split:
