@@ -75,6 +75,7 @@ class Recipe:
     limit: int | None = None
     index_dir: str | None = None
     es: str | None = None
+    index_prefix: str | None = None  # Elasticsearch only: several corpora on one cluster
     rebuild: bool = False
     workers: int | None = None
     retriever: dict[str, Any] = field(default_factory=dict)
@@ -187,6 +188,8 @@ def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
         raise _fail(path, "corpus", "missing: give corpus.pages or corpus.convert (the index "
                     "serves the evidence and its text, oracle runs included)")  # fmt: skip
     store = file.store
+    if store.index_prefix and not store.es:
+        raise _fail(path, "store.index_prefix", "names Elasticsearch indices: give store.es too")
     expected = file.expected
     return Recipe(
         path=path,
@@ -201,6 +204,7 @@ def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
         index_dir=store.index_dir
         or (str(Path("indexes") / name) if needs_store and not store.es else None),  # fmt: skip
         es=store.es,
+        index_prefix=store.index_prefix,
         rebuild=store.rebuild,
         workers=store.workers,
         retriever=dict(file.retriever),

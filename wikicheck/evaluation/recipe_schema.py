@@ -148,6 +148,7 @@ class Store(Section):
     key: ClassVar[str] = "store"
     index_dir: Text | None = None
     es: Text | None = None
+    index_prefix: Text | None = None  # Elasticsearch only: several corpora on one cluster
     rebuild: Flag = False
     workers: Count | None = None
 
