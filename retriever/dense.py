@@ -169,16 +169,21 @@ class OnnxEncoder(Encoder):
         pooled = hidden[0].mean(0)  # no padding: the mean over every token
         return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
 
+    def _encode_rows(self, ids: list[list[int]], out: np.ndarray, first: int, step: int) -> None:
+        for i in range(first, len(ids), step):
+            out[i] = self._encode_one(ids[i])
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not len(texts):
             return np.zeros((0, self.dim), dtype=np.float32)
         unique = list(dict.fromkeys(texts))  # the same text is encoded once
         ids = [e.ids for e in self.tokenizer.encode_batch(unique)]
+        vecs = np.zeros((len(unique), self.dim), dtype=np.float32)
         if self._pool is None or len(ids) == 1:
-            rows = [self._encode_one(i) for i in ids]
-        else:
-            rows = list(self._pool.map(self._encode_one, ids))
-        vecs = np.stack(rows).astype(np.float32, copy=False)
+            self._encode_rows(ids, vecs, 0, 1)
+        else:  # one strided share per thread: no per-text futures, similar lengths each
+            n = min(self.threads, len(ids))
+            list(self._pool.map(lambda k: self._encode_rows(ids, vecs, k, n), range(n)))
         if len(unique) == len(texts):
             return vecs  # no duplicates: dict.fromkeys kept the input order
         where = {t: i for i, t in enumerate(unique)}
