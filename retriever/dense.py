@@ -169,8 +169,12 @@ class OnnxEncoder(Encoder):
         pooled = hidden[0].mean(0)  # no padding: the mean over every token
         return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
 
-    def _encode_rows(self, ids: list[list[int]], out: np.ndarray, first: int, step: int) -> None:
+    def _encode_rows(
+        self, ids: list[list[int]], out: np.ndarray, first: int, step: int, stop: threading.Event
+    ) -> None:
         for i in range(first, len(ids), step):
+            if stop.is_set():  # the caller was interrupted (Ctrl-C): do not finish its texts
+                return
             out[i] = self._encode_one(ids[i])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -179,11 +183,16 @@ class OnnxEncoder(Encoder):
         unique = list(dict.fromkeys(texts))  # the same text is encoded once
         ids = [e.ids for e in self.tokenizer.encode_batch(unique)]
         vecs = np.zeros((len(unique), self.dim), dtype=np.float32)
+        stop = threading.Event()
         if self._pool is None or len(ids) == 1:
-            self._encode_rows(ids, vecs, 0, 1)
+            self._encode_rows(ids, vecs, 0, 1, stop)
         else:  # one strided share per thread: no per-text futures, similar lengths each
             n = min(self.threads, len(ids))
-            list(self._pool.map(lambda k: self._encode_rows(ids, vecs, k, n), range(n)))
+            try:
+                list(self._pool.map(lambda k: self._encode_rows(ids, vecs, k, n, stop), range(n)))
+            except BaseException:
+                stop.set()  # KeyboardInterrupt in the waiting thread: the workers stop too
+                raise
         if len(unique) == len(texts):
             return vecs  # no duplicates: dict.fromkeys kept the input order
         where = {t: i for i, t in enumerate(unique)}

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import pytest
 
 from retriever import int8
 from retriever.dense import DenseReranker, _minilm_dir, element_text, load_encoder
@@ -86,3 +87,33 @@ def test_element_cache_returns_the_fresh_vectors_and_encodes_once() -> None:
     assert reranker.encoded == 3
     np.testing.assert_array_equal(reranker.embed_elements(els[:1]), fresh[:1])
     assert reranker.encoded == 4
+
+
+def test_an_interrupted_encode_stops_its_worker_threads(monkeypatch) -> None:
+    """Ctrl-C during `wikicheck embed` reaches the thread waiting on the pool; the workers must
+    not go on encoding the rest of a flush (8,192 texts) before the process can exit."""
+    import time
+
+    enc = load_encoder("onnx", threads=2)
+    calls: list[int] = []
+    encode_one = enc._encode_one
+
+    def slow(ids: list[int]) -> np.ndarray:
+        calls.append(1)
+        time.sleep(0.01)
+        return encode_one(ids)
+
+    def interrupted_map(fn, items):  # noqa: ANN001
+        for k in items:
+            enc._pool.submit(fn, k)
+        time.sleep(0.05)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(enc, "_encode_one", slow)
+    monkeypatch.setattr(enc._pool, "map", interrupted_map)
+    with pytest.raises(KeyboardInterrupt):
+        enc.encode([f"text number {i}" for i in range(300)])
+    time.sleep(0.2)
+    done = len(calls)
+    time.sleep(0.3)
+    assert len(calls) == done < 300
