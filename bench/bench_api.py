@@ -98,7 +98,7 @@ def _baseline(index_dir: str, claims: list[str]) -> tuple[float, float]:
 
 def _start_server(args, index_dir: str, port: int) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "wikicheck.cli", "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--index-dir", index_dir, "--workers", str(args.workers),
+           "--port", str(port), "--index-dir", index_dir, "--request-threads", str(args.workers),
            "--max-pending", str(args.max_pending), "--coalesce", str(args.coalesce),
            "--log-level", "warning"]  # fmt: skip
     if args.endpoint == "retrieve":

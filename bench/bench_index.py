@@ -170,9 +170,9 @@ def run_index(corpus: Path, index_dir: Path, workers: int | None, batch: int | N
     cmd = [sys.executable, "-m", "wikicheck.cli", "index", str(corpus),
            "--index-dir", str(index_dir), "--json"]  # fmt: skip
     if workers is not None:
-        cmd += ["--workers", str(workers)]
+        cmd += ["--processes", str(workers)]
     if batch is not None:
-        cmd += ["--batch-size", str(batch)]
+        cmd += ["--commit-every", str(batch)]
     env = dict(os.environ, PYTHONPATH=str(ROOT), WIKICHECK_NO_PROGRESS="1")
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()

@@ -1,9 +1,10 @@
 """How often each executor operation answers on TabFact train statements, and how often it is
-right there: its precision is the operation's calibrated confidence (``verifier.tables.
-OP_PRECISION``). No model is loaded. Operations are tried in ``OPS`` order and a statement counts
-for the first one that answers, as in ``predict``.
+right there, for each label it gives: that precision is the (operation, label)'s calibrated
+confidence (``verifier.tables.OP_PRECISION``); ``--write`` stores the counts in
+``verifier/executor_precision.json``. No model is loaded. Operations are tried in ``OPS`` order
+and a statement counts for the first one that answers, as in ``predict``.
 
-    PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --tables 3000
+    PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --tables 0 --write
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.tables import execute  # noqa: E402
+from verifier.tables import PRECISION_FILE, execute  # noqa: E402
 from verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
 from verifier.training.tablesets import tabfact_items  # noqa: E402
 
@@ -29,6 +30,9 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=3000, help="train tables sampled (seed 0)")
     ap.add_argument("--part", default="train", help="TabFact part (train, val_train)")
     ap.add_argument("--examples", type=int, default=0, help="print this many programs per op")
+    ap.add_argument(
+        "--write", action="store_true", help=f"store the counts in verifier/{PRECISION_FILE}"
+    )
     args = ap.parse_args()
     items = tabfact_items(Path(args.data_dir), args.part)
     names = sorted({it.key for it in items})
@@ -36,18 +40,28 @@ def main() -> None:
         names = set(random.Random(0).sample(names, args.tables))
     chosen = [it for it in items if it.key in names]
     fired, right, shown = Counter(), Counter(), Counter()
+    by_label: dict[str, dict[str, dict[str, int]]] = {}
     start = time.perf_counter()
     for it in chosen:
         verdict = execute(it.claim, it.table)
         if verdict:
             fired[verdict.op] += 1
             right[verdict.op] += verdict.label == it.label
+            c = by_label.setdefault(verdict.op, {}).setdefault(
+                verdict.label, {"fired": 0, "right": 0}
+            )
+            c["fired"] += 1
+            c["right"] += verdict.label == it.label
             if shown[verdict.op] < args.examples:
                 shown[verdict.op] += 1
                 print(f"[{verdict.op}] {it.label[:3]} -> {verdict.label[:3]} | {it.claim}")
                 print(f"    {verdict.program}")
     seconds = time.perf_counter() - start
-    ops = {op: {"fired": fired[op], "precision": round(right[op] / fired[op], 3)} for op in fired}
+    ops = {
+        op: {"fired": fired[op], "precision": round(right[op] / fired[op], 3)}
+        | {lab[:3]: round(c["right"] / c["fired"], 3) for lab, c in by_label[op].items()}
+        for op in fired
+    }
     total = sum(fired.values())
     print(
         json.dumps(
@@ -63,10 +77,17 @@ def main() -> None:
             }
         )
     )
-    print(
-        "reproduce: PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py "
-        + " ".join(sys.argv[1:])
-    )
+    command = "PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py " + " ".join(sys.argv[1:])
+    print("reproduce: " + command)
+    if args.write:
+        out = Path(__file__).resolve().parent.parent / "verifier" / PRECISION_FILE
+        record = {
+            "measured_on": f"TabFact {args.part}: {len(chosen)} statements of {len(names)} tables",
+            "command": command,
+            "counts": {op: dict(sorted(v.items())) for op, v in sorted(by_label.items())},
+        }
+        out.write_text(json.dumps(record, indent=1) + "\n")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Reading dumps, extracting elements with context, converting datasets and indexing them."""
 
 from indexer.extract import extract_page, resolve_links
-from indexer.readers import PageReader, RawPage, ReadSummary, open_reader
+from indexer.readers import PageReader, RawPage, open_reader
 
 __all__ = [
     "extract_page",
@@ -9,5 +9,4 @@ __all__ = [
     "open_reader",
     "PageReader",
     "RawPage",
-    "ReadSummary",
 ]

@@ -16,6 +16,7 @@ from typing import Any
 
 from wikicheck.errors import InputError, short_repr
 from wikicheck.model import Element
+from wikicheck.skips import SkipKind
 
 __all__ = ["extract_page", "extract_located", "resolve_links", "PageError"]
 
@@ -23,7 +24,11 @@ _LINK_RE = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
 
 
 class PageError(InputError):
-    """A page whose structure does not follow the FEVEROUS format (reported and skipped)."""
+    """A page whose structure does not follow the FEVEROUS format (reported and skipped).
+
+    Its ``kind`` is set where a reader's summary counts it apart (missing title or order, an
+    order key without content); any other is a ``malformed page``.
+    """
 
 
 def resolve_links(text: str) -> tuple[str, list[str]]:
@@ -70,10 +75,15 @@ def extract_page(page: dict[str, Any]) -> list[Element]:
         raise PageError(f"page must be a JSON object, got {type(page).__name__}")
     title = page.get("title")
     if not isinstance(title, str) or not title:
-        raise PageError(f"page has no usable 'title': {short_repr(title)}")
+        raise PageError(
+            f"page has no usable 'title': {short_repr(title)}", kind=SkipKind.MISSING_TITLE
+        )
     order = page.get("order")
     if not isinstance(order, list):
-        raise PageError(f"page {title!r} has no 'order' list (got {short_repr(order, 80)})")
+        raise PageError(
+            f"page {title!r} has no 'order' list (got {short_repr(order, 80)})",
+            kind=SkipKind.MISSING_ORDER,
+        )
 
     title_id = f"{title}_title"
     out: list[Element] = []
@@ -87,7 +97,10 @@ def extract_page(page: dict[str, Any]) -> list[Element]:
         if not isinstance(key, str):
             raise PageError(f"page {title!r}: 'order' holds a non-string key {short_repr(key, 60)}")
         if key not in page:
-            raise PageError(f"page {title!r}: 'order' lists {key!r} but the page has no such key")
+            raise PageError(
+                f"page {title!r}: 'order' lists {key!r} but the page has no such key",
+                kind=SkipKind.ORDER_KEY_WITHOUT_CONTENT,
+            )
         value = page[key]
         if key.startswith("sentence_"):
             if not isinstance(value, str):
@@ -327,4 +340,5 @@ def extract_located(data: dict[str, Any], location: str) -> list[Element]:
         return extract_page(data)
     except PageError as exc:
         path, _, line = location.rpartition(":")
-        raise PageError(exc.reason, path=path, line=int(line) if line.isdigit() else None) from None
+        line_no = int(line) if line.isdigit() else None
+        raise PageError(exc.reason, path=path, line=line_no, kind=exc.kind) from None

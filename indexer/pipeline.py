@@ -31,10 +31,11 @@ from typing import Any
 import orjson
 
 from indexer.extract import extract_located
-from indexer.readers import RawRecord, ReadSummary, open_reader, parse_record
+from indexer.readers import RawRecord, open_reader, parse_record
 from indexer.stores.base import PreEncoding, Store
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.model import Element
+from wikicheck.skips import SkipKind, SkipLog
 
 __all__ = ["index_sources", "IndexSummary", "IndexProgress", "source_fingerprint"]
 
@@ -73,7 +74,7 @@ class IndexSummary:
     pages: int = 0
     elements: int = 0
     by_type: Counter = field(default_factory=Counter)
-    read: ReadSummary = field(default_factory=ReadSummary)
+    read: SkipLog = field(default_factory=SkipLog)
     seconds: float = 0.0
     resumed_from: int = 0
     total_records: int | None = None
@@ -151,9 +152,9 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _process_chunk(chunk: list[tuple[int, str, bytes]]) -> tuple[int, list, ReadSummary, Counter]:
+def _process_chunk(chunk: list[tuple[int, str, bytes]]) -> tuple[int, list, SkipLog, Counter]:
     """Decode + extract (+ encode) one chunk; bad records are counted, never raised."""
-    summary = ReadSummary()
+    summary = SkipLog()
     by_type: Counter = Counter()
     out = []
     for ordinal, location, data in chunk:
@@ -161,9 +162,9 @@ def _process_chunk(chunk: list[tuple[int, str, bytes]]) -> tuple[int, list, Read
             page = parse_record(RawRecord(ordinal, location, data))
             elements = extract_located(page.data, location)
         except InputError as exc:
-            summary.record_error(exc)
+            summary.record(exc.as_skip(SkipKind.MALFORMED_PAGE))
             continue
-        summary.pages += 1
+        summary.kept += 1
         for el in elements:
             by_type[el.type] += 1
         if _ENCODER is not None:
@@ -288,18 +289,18 @@ class _Run:
         self.pages_since = 0
         self.last_commit = time.perf_counter()
 
-    def consume(self, result: tuple[int, list, ReadSummary, Counter]) -> None:
+    def consume(self, result: tuple[int, list, SkipLog, Counter]) -> None:
         """Write one chunk's pages, count them, commit when due, report progress."""
         last, pages, chunk_summary, by_type = result
         self._write(pages)
         s = self.summary
         s.records += last - self.records
         self.records = last
-        s.pages += chunk_summary.pages
+        s.pages += chunk_summary.kept
         s.read.merge(chunk_summary)
         s.by_type.update(by_type)
         s.elements += sum(by_type.values())
-        self.pages_since += chunk_summary.pages
+        self.pages_since += chunk_summary.kept
         now = time.perf_counter()
         if self.pages_since >= self.batch_pages or now - self.last_commit >= self.commit_seconds:
             self.commit()

@@ -2,7 +2,7 @@
 
 Sources: the official SQLite db (``wiki(id, data)``), ``.jsonl``, ``.jsonl.gz``, a directory of
 them (sorted, recursive) and a ``.zip`` of them. A malformed record is reported with its location
-(``file:line`` or ``db:row``), counted in :class:`ReadSummary` and skipped; a source that cannot be
+(``file:line`` or ``db:row``), counted in a :class:`~wikicheck.skips.SkipLog` and skipped; a source that cannot be
 opened at all raises :class:`~wikicheck.errors.InputError` straight away.
 
 Entry point: :func:`open_reader`. Records are numbered (``ordinal``) in reading order, so a
@@ -16,17 +16,17 @@ import io
 import os
 import sqlite3
 import zipfile
-from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from wikicheck.errors import InputError, short_repr
+from wikicheck.skips import SkipKind, SkipLog
 
-__all__ = ["open_reader", "PageReader", "RawPage", "RawRecord", "ReadSummary", "parse_record"]
+__all__ = ["open_reader", "PageReader", "RawPage", "RawRecord", "parse_record"]
 
 _JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json.gz", ".json")
 
@@ -53,58 +53,15 @@ class RawPage:
         return self.data["title"]
 
 
-@dataclass
-class ReadSummary:
-    """Counts of what was read and skipped, with the first few error messages."""
-
-    pages: int = 0
-    skipped: int = 0
-    reasons: Counter = field(default_factory=Counter)
-    examples: list[str] = field(default_factory=list)
-    max_examples: int = 20
-
-    def record_error(self, error: InputError, kind: str | None = None) -> None:
-        self.skipped += 1
-        self.reasons[kind or _error_kind(error)] += 1
-        if len(self.examples) < self.max_examples:
-            self.examples.append(str(error))
-
-    def merge(self, other: ReadSummary) -> None:
-        self.pages += other.pages
-        self.skipped += other.skipped
-        self.reasons.update(other.reasons)
-        room = self.max_examples - len(self.examples)
-        self.examples.extend(other.examples[:room])
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "pages": self.pages,
-            "skipped": self.skipped,
-            "reasons": dict(self.reasons),
-            "examples": list(self.examples),
-        }
-
-
-def _error_kind(error: InputError) -> str:
-    msg = error.reason
-    if msg.startswith("broken JSON"):
-        return "broken JSON"
-    if "no 'order'" in msg:
-        return "missing order"
-    if "no such key" in msg:
-        return "order key without content"
-    if "title" in msg and "no usable" in msg:
-        return "missing title"
-    return "malformed page"
-
-
 def parse_record(record: RawRecord) -> RawPage:
     """Decode and check the top level of one record; raises InputError naming its location."""
     path, _, line = record.location.rpartition(":")
     try:
         data = orjson.loads(record.data)
     except orjson.JSONDecodeError as exc:
-        raise InputError(f"broken JSON ({exc})", path=path, line=_int(line)) from None
+        raise InputError(
+            f"broken JSON ({exc})", path=path, line=_int(line), kind=SkipKind.BROKEN_JSON
+        ) from None
     if not isinstance(data, dict):
         raise InputError(
             f"page must be a JSON object, got {type(data).__name__}", path=path, line=_int(line)
@@ -112,10 +69,18 @@ def parse_record(record: RawRecord) -> RawPage:
     title = data.get("title")
     if not isinstance(title, str) or not title:
         raise InputError(
-            f"page has no usable 'title': {short_repr(title)}", path=path, line=_int(line)
+            f"page has no usable 'title': {short_repr(title)}",
+            path=path,
+            line=_int(line),
+            kind=SkipKind.MISSING_TITLE,
         )
     if not isinstance(data.get("order"), list):
-        raise InputError(f"page {title!r} has no 'order' list", path=path, line=_int(line))
+        raise InputError(
+            f"page {title!r} has no 'order' list",
+            path=path,
+            line=_int(line),
+            kind=SkipKind.MISSING_ORDER,
+        )
     return RawPage(record.ordinal, record.location, data)
 
 
@@ -133,7 +98,7 @@ class PageReader:
         if not sources:
             raise InputError("no source given: pass a .db, .jsonl, .jsonl.gz, .zip or directory")
         self.sources = [Path(s) for s in sources]
-        self.summary = ReadSummary()
+        self.summary = SkipLog()  # kept: pages read
         for src in self.sources:
             _check_source(src)
 
@@ -178,9 +143,9 @@ class PageReader:
             try:
                 page = parse_record(record)
             except InputError as exc:
-                self.summary.record_error(exc)
+                self.summary.record(exc.as_skip(SkipKind.MALFORMED_PAGE))
                 continue
-            self.summary.pages += 1
+            self.summary.kept += 1
             yield page
 
 

@@ -1,23 +1,25 @@
 """Retrieve evidence for a file of claims into a resumable prediction file.
 
-``retrieve_file`` streams claims (official annotation rows; bad rows are counted and reported
-with ``file:line``, the batch goes on), skips claims whose id is already in the output (so an
-interrupted run resumes where it stopped), retrieves in batches and appends one prediction row per
-claim, flushed line by line. Entry point: :func:`retrieve_file`.
+``retrieve_file`` runs the project's one resumable batch loop (:func:`wikicheck.batches.run_batches`:
+bad rows are counted and reported with ``file:line``, the batch goes on; claims already in the
+output are skipped, so an interrupted run resumes where it stopped) with the retriever as the
+batch step: one prediction row per claim, flushed line by line. Entry point: :func:`retrieve_file`.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from indexer.stores.base import Store
 from retriever.config import RetrieverConfig
 from retriever.pipeline import Retriever
-from wikicheck.annotations import ResumableWriter, RowSummary, iter_claims, row_key
+from wikicheck.annotations import Claim
+from wikicheck.batches import run_batches
+from wikicheck.skips import SkipLog
 
 __all__ = ["RetrieveSummary", "retrieve_file", "count_rows"]
 
@@ -31,7 +33,7 @@ class RetrieveSummary:
     retrieved: int = 0
     already_done: int = 0
     seconds: float = 0.0
-    read: RowSummary = field(default_factory=RowSummary)
+    read: SkipLog = field(default_factory=SkipLog)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,36 +74,21 @@ def retrieve_file(
     (retrieved or already done).
     """
     retriever = Retriever(store, config)
-    summary = RetrieveSummary(output=os.fspath(output))
     start = time.perf_counter()
-    handled = 0
-    with ResumableWriter(output, resume=resume) as out:
-        batch: list = []
 
-        def flush() -> None:
-            nonlocal handled
-            results = retriever.retrieve_batch([c.claim for c in batch], ids=[c.id for c in batch])
-            for res in results:
-                out.write(res.to_prediction())
-            summary.retrieved += len(batch)
-            handled += len(batch)
-            batch.clear()
-            if progress:
-                progress(handled)
+    def handle(batch: Sequence[Claim]) -> list[dict[str, Any]]:
+        results = retriever.retrieve_batch([c.claim for c in batch], ids=[c.id for c in batch])
+        return [res.to_prediction() for res in results]
 
-        for claim in iter_claims(claims_path, summary.read, gold=False):
-            summary.claims += 1
-            if row_key(claim) in out.done:
-                summary.already_done += 1
-                handled += 1
-                continue
-            batch.append(claim)
-            if len(batch) >= batch_size:
-                flush()
-        if batch:
-            flush()
-        if progress:
-            progress(handled)
+    run = run_batches(
+        claims_path, output, handle, batch_size=batch_size, resume=resume, progress=progress
+    )
     retriever.save_cache()
-    summary.seconds = time.perf_counter() - start
-    return summary
+    return RetrieveSummary(
+        output=os.fspath(output),
+        claims=run.claims,
+        retrieved=run.written,
+        already_done=run.already_done,
+        seconds=time.perf_counter() - start,
+        read=run.read,
+    )

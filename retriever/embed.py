@@ -18,10 +18,11 @@ from typing import Any
 
 from indexer.extract import extract_located
 from indexer.pipeline import source_fingerprint
-from indexer.readers import ReadSummary, open_reader, parse_record
+from indexer.readers import open_reader, parse_record
 from retriever.dense import MODEL_NAME, element_text, load_encoder
 from retriever.vectors import VectorWriter
 from wikicheck.errors import InputError
+from wikicheck.skips import SkipKind, SkipLog
 
 __all__ = ["EmbedProgress", "EmbedSummary", "embed_sources"]
 
@@ -39,7 +40,7 @@ class EmbedSummary:
     out: str
     runtime: str
     device: str
-    read: ReadSummary = field(default_factory=ReadSummary)
+    read: SkipLog = field(default_factory=SkipLog)  # kept: pages read
     records: int = 0
     elements: int = 0
     rows: int = 0  # rows in the finished vectors (all runs)
@@ -59,7 +60,7 @@ class EmbedSummary:
             "runtime": self.runtime,
             "device": self.device,
             "records": self.records,
-            "pages": self.read.pages,
+            "pages": self.read.kept,
             "elements": self.elements,
             "rows": self.rows,
             "duplicates": self.duplicates,
@@ -124,9 +125,9 @@ def embed_sources(
                 page = parse_record(record)
                 elements = extract_located(page.data, record.location)
             except InputError as exc:
-                summary.read.record_error(exc)
+                summary.read.record(exc.as_skip(SkipKind.MALFORMED_PAGE))
                 continue
-            summary.read.pages += 1
+            summary.read.kept += 1
             for el in elements:
                 ids.append(el.id)
                 texts.append(element_text(el))

@@ -7,24 +7,29 @@ Otherwise the ``noida-db`` binary (PyPI ``noida-db``, in the ``test`` extra) is 
 tests that need a server are skipped with the reason (the log's tail included).
 
 Known emulator gaps are listed in ``docs/elasticsearch.md`` ("What the emulator does not prove");
-tests for them are marked ``real_es_only`` and skip on the emulator.
+tests for them take the ``real_es_only`` fixture and skip on the emulator.
 """
 
 from __future__ import annotations
 
+import base64
+import http.client
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 from pathlib import Path
 
-__all__ = ["EsServer", "start_noida", "free_port"]
+__all__ = ["EsServer", "AuthProxy", "start_noida", "free_port"]
 
 #: How long a cold start may take before the tests give up on the emulator (it starts in < 1 s).
 READY_TIMEOUT_S = 30.0
@@ -115,3 +120,103 @@ def start_noida(data_dir: Path, port: int | None = None) -> EsServer:
     server.stop()
     tail = log.read_text(errors="replace")[-500:]
     raise RuntimeError(f"noida-db did not answer on {server.url}: {tail.strip() or 'no output'}")
+
+
+def _security_error(status: int, reason: str) -> bytes:
+    """The body a secured Elasticsearch sends with a 401/403 (``security_exception``)."""
+    cause = {"type": "security_exception", "reason": reason}
+    return json.dumps({"error": {"root_cause": [cause], **cause}, "status": status}).encode()
+
+
+@dataclass
+class AuthProxy:
+    """Elasticsearch security in front of an emulator that has none (``noida-db``).
+
+    Forwards requests with a known ``user:password`` (HTTP basic auth) to ``upstream``; answers
+    401 without credentials or with wrong ones, and 403 when the user may not do the request
+    (``readers`` only read; ``deny_bulk_after`` lets that many ``_bulk`` requests through, then
+    refuses the rest with 403, as when a role is revoked mid-run). Bodies are those of a real
+    cluster, so the client raises what it raises there.
+    """
+
+    upstream: str
+    users: dict[str, str]
+    readers: frozenset[str] = frozenset()
+    deny_bulk_after: int | None = None
+    bulks: int = 0
+    url: str = ""
+    _server: ThreadingHTTPServer | None = field(default=None, repr=False)
+
+    def __enter__(self) -> AuthProxy:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+            def _answer(self, status: int, body: bytes, headers: dict[str, str]) -> None:
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _handle(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                status, reason, extra = proxy.check(self.command, self.path,
+                                                    self.headers.get("Authorization"))  # fmt: skip
+                if status:
+                    headers = {"Content-Type": "application/json",
+                               "X-Elastic-Product": "Elasticsearch", **extra}  # fmt: skip
+                    return self._answer(status, _security_error(status, reason), headers)
+                host = proxy.upstream.split("://", 1)[1]
+                conn = http.client.HTTPConnection(host, timeout=60)
+                fwd = {k: v for k, v in self.headers.items() if k.lower() not in
+                       ("host", "authorization", "content-length", "connection")}  # fmt: skip
+                conn.request(self.command, self.path, body=body or None, headers=fwd)
+                resp = conn.getresponse()
+                data = resp.read()
+                headers = {k: v for k, v in resp.getheaders() if k.lower() not in
+                           ("content-length", "transfer-encoding", "connection")}  # fmt: skip
+                conn.close()
+                self._answer(resp.status, data, headers)
+
+            do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _handle
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def url_for(self, user: str) -> str:
+        """The proxy's URL with ``user``'s credentials in it (what ``--es`` accepts)."""
+        return self.url.replace("://", f"://{user}:{self.users[user]}@", 1)
+
+    def check(self, method: str, path: str, auth: str | None) -> tuple[int, str, dict]:
+        """(0, "", {}) to forward, else the status, reason and headers of the refusal."""
+        user = None
+        if auth and auth.startswith("Basic "):
+            name, _, password = base64.b64decode(auth[6:]).decode().partition(":")
+            user = name if self.users.get(name) == password else None
+        if user is None:
+            what = "unable to authenticate user" if auth else "missing authentication credentials"
+            return 401, f"{what} for REST request [{path}]", {
+                "WWW-Authenticate": 'Basic realm="security" charset="UTF-8"'}  # fmt: skip
+        bulk = path.split("?")[0].endswith("/_bulk")
+        if bulk:
+            self.bulks += 1
+        writes = method in ("PUT", "DELETE") or (method == "POST" and not any(
+            x in path for x in ("/_search", "/_mget", "/_count", "/_pit", "/_analyze")))  # fmt: skip
+        late = bulk and self.deny_bulk_after is not None and self.bulks > self.deny_bulk_after
+        if (user in self.readers and writes) or late:
+            action = "indices:data/write/bulk" if bulk else f"{method} {path.split('?')[0]}"
+            roles = "reader" if user in self.readers else "none: revoked"
+            reason = f"action [{action}] is unauthorized for user [{user}] with roles [{roles}]"
+            return 403, reason, {}
+        return 0, "", {}

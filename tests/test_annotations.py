@@ -12,7 +12,6 @@ from wikicheck.annotations import (
     Claim,
     Prediction,
     ResumableWriter,
-    RowSummary,
     iter_claims,
     official_triple,
     read_claims,
@@ -22,6 +21,7 @@ from wikicheck.annotations import (
     write_submission,
 )
 from wikicheck.errors import InputError
+from wikicheck.skips import SkipLog
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "feverous"
 GRAPHRAG = SHARED / "graphrag-core_dev_sample50.jsonl"
@@ -64,10 +64,10 @@ def test_official_dummy_header_rows_are_skipped(tmp_path):
     empty = {k: "" for k in ("id", "claim", "label", "evidence", "annotator_operations")}
     for header in (empty, {"header": ""}):
         path = _write(tmp_path / "c.jsonl", [header, CLAIM])
-        summary = RowSummary()
+        summary = SkipLog()
         claims = list(iter_claims(path, summary))
         assert [c.id for c in claims] == [7]
-        assert summary.header_skipped and summary.rows == 1 and summary.skipped == 0
+        assert summary.header_skipped and summary.kept == 1 and summary.skipped == 0
 
 
 def test_dummy_row_after_the_first_line_is_a_bad_row(tmp_path):
@@ -87,7 +87,7 @@ def test_reading_claims_needs_only_id_and_claim_scoring_checks_gold_fields(tmp_p
         {"id": 4, "text": "D."},
     ]
     path = _write(tmp_path / "c.jsonl", rows)
-    summary = RowSummary()
+    summary = SkipLog()
     claims = list(iter_claims(path, summary, gold=False))
     assert [c.id for c in claims] == [1, 2, 3]
     assert claims[0].label is None and claims[0].extra == {"label": "TRUE"}
@@ -105,7 +105,7 @@ def test_reading_claims_needs_only_id_and_claim_scoring_checks_gold_fields(tmp_p
 @needs_shared
 def test_older_format_without_challenge(tmp_path):
     claims, summary = read_claims(JAJDERIA)
-    assert summary.rows == 10 and summary.skipped == 0
+    assert summary.kept == 10 and summary.skipped == 0
     assert all(c.challenge is None for c in claims)
     assert "challenge" not in claims[0].to_dict()
     assert "annotator_operations" in claims[0].extra
@@ -114,7 +114,7 @@ def test_older_format_without_challenge(tmp_path):
 @needs_shared
 def test_real_annotation_file_reads_cleanly():
     claims, summary = read_claims(GRAPHRAG)
-    assert summary.rows == 50 and summary.skipped == 0 and not summary.header_skipped
+    assert summary.kept == 50 and summary.skipped == 0 and not summary.header_skipped
     assert {c.label for c in claims} == {"SUPPORTS", "REFUTES", "NOT ENOUGH INFO"}
     assert claims[0].id == 10220
     assert claims[0].evidence[0].content == ["Palestinian community in Chile_sentence_0"]
@@ -137,7 +137,7 @@ def test_bad_rows_are_reported_with_file_and_line_and_the_batch_goes_on(tmp_path
     claims, summary = read_claims(path)
     assert [c.id for c in claims] == [7, 12]
     assert claims[1].label == "SUPPORTS"  # labels compare case-insensitively, as officially
-    assert summary.rows == 2 and summary.skipped == 5
+    assert summary.kept == 2 and summary.skipped == 5
     assert summary.reasons == {"broken JSON": 1, "wrong field": 3, "unknown label": 1}
     assert summary.examples[0].startswith(f"{path}:2: broken JSON: ")
     assert summary.examples[1:] == [

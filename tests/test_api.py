@@ -587,7 +587,7 @@ def test_serve_command_wires_options_into_the_app(services, monkeypatch):
     index_dir = str(services[1].store.path)
     result = CliRunner().invoke(
         main,
-        ["serve", "--index-dir", index_dir, "--port", "9123", "--workers", "3",
+        ["serve", "--index-dir", index_dir, "--port", "9123", "--request-threads", "3",
          "--max-batch", "7", "--max-pending", "9", "--coalesce", "4", "--no-verifier"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output

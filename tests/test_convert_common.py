@@ -100,7 +100,7 @@ def test_write_records_skips_invalid_pages_and_splits_unlabeled(tmp_path):
     ]
     write_records(iter(records), tmp_path, summary)
     assert [p["title"] for p in read_jsonl(tmp_path / "pages.jsonl")] == ["A"]
-    assert summary.examples == [
+    assert summary.skips.examples == [
         "'B': page 'B': 'order' lists 'sentence_0' but the page has no such key"
     ]
     assert [c["id"] for c in read_jsonl(tmp_path / "claims_unlabeled.jsonl")] == [2]

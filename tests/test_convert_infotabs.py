@@ -70,8 +70,8 @@ def test_bad_rows_are_reported_with_file_and_line(tmp_path):
     from indexer.convert import convert
 
     summary = convert("infotabs", root, tmp_path / "out")
-    assert summary.claims == 7 and summary.skipped == 3
-    assert summary.examples == [
+    assert summary.claims == 7 and summary.skips.skipped == 3
+    assert summary.skips.examples == [
         f"{tsv}:9: label 'X' (expected E, N or C)",
         f"{tsv}:10: table 'T9999' has no data/tables/json file",
         f"{tsv}:11: expected 4 fields, got 2",

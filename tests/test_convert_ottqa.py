@@ -91,5 +91,5 @@ def test_broken_lines_are_reported(tmp_path):
     from indexer.convert import convert
 
     summary = convert("ottqa", root, tmp_path / "out")
-    assert summary.pages == 6 and summary.skipped == 1
-    assert summary.examples[0].startswith(f"{root / 'traindev_tables.jsonl'}:4: broken JSON")
+    assert summary.pages == 6 and summary.skips.skipped == 1
+    assert summary.skips.examples[0].startswith(f"{root / 'traindev_tables.jsonl'}:4: broken JSON")

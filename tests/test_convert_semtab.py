@@ -29,7 +29,7 @@ def test_pages_prefer_the_labelled_output_copy(tmp_path):
     assert [c["id"] for c in t0["table"][2][:2]] == ["header_cell_0_2_0", "cell_0_2_1"]
     assert page["sentence_1"] == "Figures are in %."  # the legend, split into sentences
     assert page["table_1"]["caption"] == "GCSE English Language. Working Sample"
-    assert summary.pages == 2 and summary.tables == 3 and summary.skipped == 0
+    assert summary.pages == 2 and summary.tables == 3 and summary.skips.skipped == 0
 
 
 def test_claims_labels_and_gold_versions(tmp_path):
@@ -102,5 +102,5 @@ def test_broken_xml_is_skipped_with_its_path(tmp_path):
     from indexer.convert import convert
 
     summary = convert("semtab", root, tmp_path / "out")
-    assert summary.pages == 2 and dict(summary.reasons) == {"broken XML": 1}
-    assert summary.examples[0].startswith(f"{bad}: not well-formed XML (")
+    assert summary.pages == 2 and dict(summary.skips.reasons) == {"broken XML": 1}
+    assert summary.skips.examples[0].startswith(f"{bad}: not well-formed XML (")

@@ -96,9 +96,9 @@ def test_bad_statements_are_counted_with_their_file(tmp_path):
     from indexer.convert import convert
 
     summary = convert("tabfact", root, tmp_path / "out")
-    assert summary.claims == 8 and summary.skipped == 2
-    assert dict(summary.reasons) == {"bad statement": 1, "claims on a missing table": 1}
+    assert summary.claims == 8 and summary.skips.skipped == 2
+    assert dict(summary.skips.reasons) == {"bad statement": 1, "claims on a missing table": 1}
     assert (
         "tokenized_data/val_examples.json: '2-1818918-3.html.csv' statement 0: label 7 "
         "(expected 0 or 1) or empty text"
-    ) in summary.examples
+    ) in summary.skips.examples

@@ -80,7 +80,7 @@ def test_rebuilding_the_sample_with_other_workers_gives_identical_retrieval(tmp_
         built = runner.invoke(
             main,
             ["index", str(SAMPLES / "pages.jsonl"), "--index-dir", str(index_dir),
-             "--workers", w, "--batch-size", "50", "--json"],
+             "--processes", w, "--commit-every", "50", "--json"],
         )  # fmt: skip
         assert built.exit_code == 0, built.output
         out = tmp_path / f"{name}.jsonl"

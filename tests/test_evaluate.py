@@ -53,6 +53,8 @@ def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
         ('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n[store]\nindex_dir = "i"\n'
          'es = "http://x"\n', "store: choose one of index_dir (embedded) or es (Elasticsearch "
          "URL)"),
+        ('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n[store]\nindex_prefix = "w2"\n',
+         "store.index_prefix: names Elasticsearch indices: give store.es too"),
         ('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n[semtab]\ntemplate = "t"\n',
          "semtab.gold: missing: the gold XML (folder, file or bundle)"),
     ],

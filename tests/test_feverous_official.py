@@ -9,19 +9,27 @@ Checked: every page of ``samples/pages.jsonl`` and every page our converters mak
 fixtures (TabFact, InfoTabs, OTT-QA, SEM-TAB-FACTS) loads in its ``WikiPage`` with no table
 errors, and our element context equals its ``get_context`` (it leaves the title out for cells and
 raises on header cells: the rest is compared, as sets: ``get_context`` lists nested sections
-innermost first, where the official annotations, and we, list them outermost first).
+innermost first, where the official annotations, and we, list them outermost first). And
+``wikicheck score`` gives exactly the numbers of its ``evaluate.py`` (``feverous_score``) on the
+same predictions: every sample claim, predicted right and wrong in the ways that matter.
 """
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
 import orjson
 import pytest
+from click.testing import CliRunner
 
 from indexer.extract import extract_page
 from tests.convert_helpers import run
+from wikicheck.annotations import write_jsonl
+from wikicheck.cli import main
+from wikicheck.ids import CELL_LIKE_TYPES, parse_id
+from wikicheck.model import LABELS
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / ".cache" / "feverous-0.54"
@@ -31,13 +39,17 @@ INSTALL = (
 )
 
 
-@pytest.fixture(scope="module")
-def official():
-    """The official ``WikiPage`` and ``WikiTable`` classes."""
+def _import_official() -> None:
     if not (TARGET / "feverous").is_dir():
         pytest.skip(f"official feverous package not installed: `make test` runs {INSTALL}")
     if str(TARGET) not in sys.path:
         sys.path.append(str(TARGET))
+
+
+@pytest.fixture(scope="module")
+def official():
+    """The official ``WikiPage`` and ``WikiTable`` classes."""
+    _import_official()
     from feverous.utils.wiki_page import WikiPage
     from feverous.utils.wiki_table import WikiTable
 
@@ -94,3 +106,68 @@ def test_converted_pages_load_in_the_official_wikipage(official, source, tmp_pat
     assert sum(_check_page(p, WikiPage, WikiTable) for p in pages) > 0
     types = {p[k]["type"] for p in pages for k in p["order"] if k.startswith("table_")}
     assert types <= {"infobox", "general"}
+
+
+# -- the official scorer ----------------------------------------------------------------------
+
+
+def _predicted(claim: dict, kind: int, rng: random.Random) -> list[str]:
+    """Evidence for one claim in one of the ways a system gets it right or wrong."""
+    gold = list(dict.fromkeys(claim["evidence"][0]["content"]))
+    page = parse_id(gold[0]).page
+    sentences = [f"{page}_sentence_{90 + i}" for i in range(7)]
+    cells = [f"{page}_cell_9_{r}_0" for r in range(30)]
+    if kind == 0:  # the whole first gold set, shuffled, with wrong ids around it
+        return rng.sample(gold, len(gold)) + sentences[:2] + cells[:3]
+    if kind == 1:  # one gold id missing: not covered, precision still 1
+        return gold[:-1]
+    if kind == 2:  # nothing at all: precision 1.0 officially
+        return []
+    if kind == 3:  # gold behind the budgets: 5 sentences, 25 cell-like ids are kept
+        return sentences[:6] + cells + gold
+    if kind == 4:  # duplicates count each time in precision
+        return gold + gold[:1] + sentences[:1]
+    if kind == 5:  # wrong ids only
+        return sentences[:3] + cells[:2]
+    return rng.sample(gold, len(gold))  # exactly the gold set
+
+
+def _mixed_predictions(claims: list[dict]) -> list[dict]:
+    rng = random.Random(19)
+    rows = []
+    for i, claim in enumerate(claims):
+        label = claim["label"] if i % 5 else next(x for x in LABELS if x != claim["label"])
+        rows.append({"id": claim["id"], "predicted_label": label.lower() if i % 11 == 3 else label,
+                     "predicted_evidence": _predicted(claim, i % 7, rng)})  # fmt: skip
+    return rows
+
+
+def test_score_equals_the_official_feverous_score(tmp_path) -> None:
+    """``wikicheck score`` and the official ``evaluate.py`` on the same predictions of every
+    sample claim: the five headline numbers are equal, to the last bit."""
+    _import_official()
+    from feverous.evaluation.evaluate import feverous_evaluation
+
+    claims = [orjson.loads(x) for x in (ROOT / "samples" / "claims.jsonl").read_bytes().split(b"\n")
+              if x.strip()]  # fmt: skip
+    predictions = _mixed_predictions(claims)
+    cell_like = {p for row in predictions for p in row["predicted_evidence"]
+                 if parse_id(p).type in CELL_LIKE_TYPES}  # fmt: skip
+    assert {parse_id(i).type for i in cell_like} == {"cell", "header_cell"}
+    pred_path, gold_path, merged = tmp_path / "pred.jsonl", tmp_path / "gold.jsonl", tmp_path / "m"
+    write_jsonl(pred_path, predictions)
+    write_jsonl(gold_path, claims)
+    # evaluate.py reads one file of gold + prediction rows and skips its first line (the
+    # official files' empty header row).
+    write_jsonl(merged, [{}, *({**c, **p} for c, p in zip(claims, predictions, strict=True))])
+
+    theirs = feverous_evaluation(str(merged))
+    result = CliRunner().invoke(main, ["score", str(pred_path), "--gold", str(gold_path), "--json"])
+    assert result.exit_code == 0, result.output
+    ours = orjson.loads(result.stdout)
+    keys = ["feverous_score", "label_accuracy", "evidence_precision", "evidence_recall",
+            "evidence_f1"]  # fmt: skip
+    assert [ours[k] for k in keys] == theirs
+    assert ours["n"] == len(claims) == 74
+    # a fixture that tells scorers apart: nothing is all right or all wrong
+    assert all(0.0 < v < 1.0 for v in theirs), theirs

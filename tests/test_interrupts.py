@@ -57,8 +57,8 @@ def _stats(index_dir: Path) -> dict:
 
 def _index(corpus: Path, index_dir: Path, *extra: str, sig: int | None = None, after: float = 0.0):
     proc = subprocess.Popen(
-        _cli("index", str(corpus), "--index-dir", str(index_dir), "--workers", "2",
-             "--batch-size", "200", "--json", *extra),
+        _cli("index", str(corpus), "--index-dir", str(index_dir), "--processes", "2",
+             "--commit-every", "200", "--json", *extra),
         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     if sig is not None:

@@ -191,7 +191,7 @@ def test_sigkill_midway_then_resume_holds_every_element_exactly_once(tmp_path):
     src = write_jsonl(tmp_path / "pages.jsonl", pages)
     index_dir = tmp_path / "idx"
     cmd = [sys.executable, "-m", "wikicheck.cli", "index", str(src), "--index-dir",
-           str(index_dir), "--batch-size", "100", "--workers", "2", "--json"]  # fmt: skip
+           str(index_dir), "--commit-every", "100", "--processes", "2", "--json"]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(ROOT), WIKICHECK_NO_PROGRESS="1")
     proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     checkpoint = index_dir / "checkpoint.json"
@@ -237,15 +237,15 @@ def test_sigkill_midway_then_resume_holds_every_element_exactly_once(tmp_path):
 def test_cli_index_stats_search_and_flags(tmp_path, mixed):
     runner = CliRunner()
     idx = str(tmp_path / "idx")
-    r = runner.invoke(main, ["index", str(mixed), "--index-dir", idx, "--workers", "0", "--json"])
+    r = runner.invoke(main, ["index", str(mixed), "--index-dir", idx, "--processes", "0", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["elements"] == 42
-    again = runner.invoke(main, ["index", str(mixed), "--index-dir", idx, "--workers", "0"])
+    again = runner.invoke(main, ["index", str(mixed), "--index-dir", idx, "--processes", "0"])
     assert again.exit_code == 1 and "pass --resume to continue" in again.output
     both = runner.invoke(main, ["index", str(mixed), "--index-dir", idx, "--resume", "--overwrite"])
     assert both.exit_code == 2 and "--resume and --overwrite conflict: choose one" in both.output
     over = runner.invoke(
-        main, ["index", str(mixed), "--index-dir", idx, "--overwrite", "--workers", "0", "--json"]
+        main, ["index", str(mixed), "--index-dir", idx, "--overwrite", "--processes", "0", "--json"]
     )
     assert over.exit_code == 0, over.output
     assert TantivyStore(idx).stats().elements == 42

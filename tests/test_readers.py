@@ -53,7 +53,7 @@ def test_every_format_streams_the_same_pages(sources, kind):
     reader = open_reader(sources[kind])
     titles = [p.title for p in reader.pages()]
     assert titles == [p["title"] for p in PAGES]
-    assert reader.summary.pages == 5 and reader.summary.skipped == 0
+    assert reader.summary.kept == 5 and reader.summary.skipped == 0
 
 
 def test_totals_known_where_cheap(sources):
@@ -90,7 +90,7 @@ def test_bad_records_are_located_counted_and_skipped(tmp_path):
     reader = open_reader(path)
     assert [p.title for p in reader.pages()] == ["Page 0", "Page 1"]
     s = reader.summary
-    assert (s.pages, s.skipped) == (2, 4)
+    assert (s.kept, s.skipped) == (2, 4)
     assert s.reasons == {
         "broken JSON": 1,
         "missing order": 1,

@@ -63,6 +63,7 @@ class FakeES:
         self.on("GET", "/wikicheck-meta/_doc/state", 404, {"_id": "state", "found": False})
         self.on("HEAD", "/wikicheck-meta", 404, None)
         self.on("HEAD", "/_alias/.*", 404, None)
+        self.on("HEAD", "/wikicheck-(elements|pages)", 404, None)  # no index under alias names
         self.on("GET", "/_alias/.*", 404, {"error": "alias missing", "status": 404})
         self.on("PUT", "/_bulk", 200, self._bulk_ok)
         self.on("POST", ".*/_delete_by_query", 200, {"deleted": 0, "failures": []})
@@ -430,15 +431,16 @@ def test_create_makes_versioned_indices_from_the_mapping_files(fake: FakeES) -> 
     assert [(c.method, c.path) for c in fake.calls] == [
         ("GET", "/wikicheck-meta/_doc/state"),
         ("HEAD", "/_alias/wikicheck-elements"),
+        ("HEAD", "/wikicheck-elements"),
         ("PUT", f"/{EL}"),
         ("PUT", f"/{PG}"),
         ("HEAD", "/wikicheck-meta"),
         ("PUT", "/wikicheck-meta"),
         ("PUT", "/wikicheck-meta/_doc/state"),
     ]
-    assert fake.calls[2].body == load_mapping("elements")
-    assert fake.calls[3].body == load_mapping("pages")
-    state = fake.calls[6]
+    assert fake.calls[3].body == load_mapping("elements")
+    assert fake.calls[4].body == load_mapping("pages")
+    state = fake.calls[7]
     assert state.params == {"refresh": "true"}
     assert {k: v for k, v in state.body.items() if k != "updated"} == {
         "format": 1,

@@ -126,7 +126,7 @@ def test_embed_writes_one_vector_per_element_and_counts_bad_records(tmp_path, du
     enc = FakeEncoder()
     monkeypatch.setattr(embed_mod, "load_encoder", lambda *a, **kw: enc)
     s = embed_sources([dump], tmp_path / "v", flush_elements=2)
-    assert (s.records, s.read.pages, s.read.skipped) == (5, 4, 1)
+    assert (s.records, s.read.kept, s.read.skipped) == (5, 4, 1)
     assert s.rows == s.elements == len(_expected_ids()) == enc.texts
     assert "pages.jsonl:4" in s.read.examples[0]
     found, got = ElementVectors(tmp_path / "v").lookup(_expected_ids())

@@ -234,7 +234,9 @@ def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_progra
     from verifier.predict import verify_claims
     from wikicheck.annotations import Claim
 
-    monkeypatch.setattr(tables, "OP_PRECISION", {"comparison": 0.9})
+    monkeypatch.setattr(
+        tables, "OP_PRECISION", {("comparison", SUPPORTS): 0.9, ("comparison", REFUTES): 0.9}
+    )
     v = Verifier.load(
         _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
         device="cpu",

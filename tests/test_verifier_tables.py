@@ -58,6 +58,27 @@ def test_count_counts_rows_with_the_named_value():
     assert _run("tiger woods of usa score 70") == ("lookup", SUPPORTS)
 
 
+def test_count_reads_more_than_at_least_and_fewer_than():
+    assert _run("usa appear more than 1 time") == ("count", SUPPORTS)
+    assert _run("usa appear more than 2 time") == ("count", REFUTES)
+    assert _run("usa appear at least 2 time") == ("count", SUPPORTS)
+    assert _run("zimbabwe appear fewer than 2 time") == ("count", SUPPORTS)
+    assert execute("usa appear more than 2 time", CELLS).program.endswith("claimed > 2")
+
+
+def test_numbers_that_name_or_measure_a_thing_are_not_counts():
+    # "round 2", "3 point", "out of the 4", "2 time the score": values, totals and ratios
+    for claim in (
+        "there be a player from usa in round 2",
+        "the player from zimbabwe win by 3 point",
+        "out of the 4 player , 1 be from zimbabwe",
+        "tiger woods score 2 time the score of nick price",
+    ):
+        verdict = execute(claim, CELLS)
+        assert verdict is None or verdict.op != "count" or "claimed 1" in verdict.program, claim
+    assert _run("out of the 4 player , 1 be from zimbabwe") == ("count", SUPPORTS)
+
+
 def test_comparison_and_difference_of_two_named_rows():
     assert _run("tiger woods have a higher score than ernie els") == ("comparison", SUPPORTS)
     assert _run("tiger woods have a lower score than ernie els") == ("comparison", REFUTES)
@@ -107,7 +128,7 @@ def test_abstains_on_tables_it_cannot_read(cells):
 
 
 def test_combine_overrides_only_when_more_confident_by_the_margin(monkeypatch):
-    monkeypatch.setattr(tables, "OP_PRECISION", {"count": 0.8})
+    monkeypatch.setattr(tables, "OP_PRECISION", {("count", REFUTES): 0.8, ("count", SUPPORTS): 0.6})
     verdict = Verdict(REFUTES, "count", "count(x) = 1; claimed 2")
     unsure = {SUPPORTS: 0.55, REFUTES: 0.40, NEI: 0.05}
     sure = {SUPPORTS: 0.95, REFUTES: 0.04, NEI: 0.01}
@@ -117,6 +138,23 @@ def test_combine_overrides_only_when_more_confident_by_the_margin(monkeypatch):
     assert combine(verdict, sure, margin=float("-inf"))  # always override
     assert not combine(Verdict(SUPPORTS, "same", "p"), unsure, margin=-1)  # uncalibrated op
     assert not combine(None, unsure, margin=-1)
+    # the same op is trusted less for the label it is less often right about
+    assert not combine(Verdict(SUPPORTS, "count", "p"), {SUPPORTS: 0.4, REFUTES: 0.6}, margin=0.1)
+
+
+def test_packaged_precision_is_per_operation_and_label_and_shrunk_towards_chance():
+    import json
+    from importlib.resources import files
+
+    counts = json.loads(files("verifier").joinpath(tables.PRECISION_FILE).read_text())["counts"]
+    assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none"}
+    for op, by_label in counts.items():
+        for label, c in by_label.items():
+            raw = c["right"] / c["fired"]
+            smoothed = tables.OP_PRECISION[(op, label)]
+            assert min(raw, 0.5) <= smoothed <= max(raw, 0.5)  # pulled towards 0.5, never past
+            assert label in (SUPPORTS, REFUTES)
+    assert tables.OP_PRECISION[("lookup", SUPPORTS)] > 0.7  # the most used op is well above chance
 
 
 def test_aggregate_words_that_name_a_column_or_rows_are_not_aggregates():

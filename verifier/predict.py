@@ -8,17 +8,18 @@ Otherwise the retriever supplies evidence best first and the verifier reads what
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from verifier.focus import focus_table
 from verifier.model import Prediction, Verifier
 from verifier.tables import Verdict, combine, execute
-from wikicheck.annotations import Claim, ResumableWriter, iter_claims, row_key
+from wikicheck.annotations import Claim
+from wikicheck.batches import run_batches
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
+from wikicheck.skips import SkipLog
 
 __all__ = [
     "gold_elements",
@@ -197,17 +198,16 @@ class PredictSummary:
 
     predicted: int = 0
     already_done: int = 0
-    skipped: int = 0
-    skipped_examples: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    read: SkipLog = field(default_factory=SkipLog)  # bad claim rows, by kind
 
     def to_dict(self) -> dict[str, Any]:
         rate = self.predicted / self.seconds if self.seconds else None
         return {
             "predicted": self.predicted,
             "already_done": self.already_done,
-            "skipped": self.skipped,
-            "skipped_examples": self.skipped_examples[:10],
+            "skipped": self.read.skipped,
+            "skipped_examples": self.read.examples[:10],
             "seconds": round(self.seconds, 2),
             "claims_per_s": round(rate, 2) if rate else None,
         }
@@ -227,46 +227,30 @@ def predict_file(
     table_executor: bool | None = None,
     executor_margin: float | None = None,
 ) -> PredictSummary:
-    """Predict every claim of ``claims_path`` into ``output``; rows already there are kept."""
-    from wikicheck.annotations import RowSummary
+    """Predict every claim of ``claims_path`` into ``output``; rows already there are kept.
 
-    summary = PredictSummary()
-    reads = RowSummary()
-    start = time.perf_counter()
-    with ResumableWriter(output, resume=resume) as out:
-        batch: list[Claim] = []
+    The loop (resume, bad rows, flushing) is :func:`wikicheck.batches.run_batches`; a batch of
+    ``batch_size`` claims is retrieved (or looked up) and verified at once.
+    """
 
-        def flush() -> None:
-            for row in verify_claims(
-                verifier,
-                batch,
-                store=store,
-                retriever=retriever,
-                labels=labels,
-                batch_size=batch_size,
-                table_executor=table_executor,
-                executor_margin=executor_margin,
-            ):
-                out.write(row)
-                summary.predicted += 1
-            batch.clear()
-            if progress:
-                progress(summary.predicted + summary.already_done)
+    def handle(batch: Sequence[Claim]) -> list[dict[str, Any]]:
+        return verify_claims(
+            verifier,
+            batch,
+            store=store,
+            retriever=retriever,
+            labels=labels,
+            batch_size=batch_size,
+            table_executor=table_executor,
+            executor_margin=executor_margin,
+        )
 
-        for claim in _claims(claims_path, reads):
-            if row_key(claim) in out.done:
-                summary.already_done += 1
-                continue
-            batch.append(claim)
-            if len(batch) >= batch_size:
-                flush()
-        if batch:
-            flush()
-    summary.skipped = reads.skipped
-    summary.skipped_examples = list(reads.examples)
-    summary.seconds = time.perf_counter() - start
-    return summary
-
-
-def _claims(path: str, reads: Any) -> Iterator[Claim]:
-    yield from iter_claims(path, reads, gold=False)  # gold fields are checked by score only
+    run = run_batches(
+        claims_path, output, handle, batch_size=batch_size, resume=resume, progress=progress
+    )
+    return PredictSummary(
+        predicted=run.written,
+        already_done=run.already_done,
+        seconds=run.seconds,
+        read=run.read,
+    )

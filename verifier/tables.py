@@ -10,8 +10,9 @@ column headers (infoboxes: key/value rows), empty tables and non-numeric columns
 never raise.
 
 How a verdict is combined with the model is not decided here: each operation's precision on
-TabFact *train* statements (``OP_PRECISION``, measured by ``bench/bench_table_rules.py``, which
-loads no model) is its calibrated confidence, and ``verifier.predict`` lets it override the model
+TabFact *train* statements, for each label it can give (``OP_PRECISION``, from the counts that
+``bench/bench_table_rules.py --write`` keeps in ``executor_precision.json``; no model is loaded)
+is its calibrated confidence, and ``verifier.predict`` lets it override the model
 only where that confidence beats the model's own by the margin chosen on TabFact val's training
 half (``combine``; docs/verifier.md has the numbers).
 """
@@ -239,27 +240,99 @@ def _ordinal(claim: _Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if rank == ranks[0] else REFUTES, "ordinal", program)
 
 
+#: A number right after these names a thing ("number 3 pick", "season 5", "game 2"), not a count.
+_NOT_COUNT_BEFORE = frozenset(
+    "number no # season part class game round week episode pick district race stage series "
+    "volume chapter vol ep rank position seed grade division level channel track disc first last "
+    "final all".split()
+)
+#: A number right before these is a measure ("7 day apart", "5 point", "16 million"), not a count.
+_NOT_COUNT_AFTER = frozenset(
+    """day days point points pts million billion stroke strokes mpg ft in cm m km kg lb lbs mile
+    miles yard yards year years minute minutes min hour hours second seconds percent % goal goals
+    run runs lap laps vote votes metre metres meter meters inch inches foot feet""".split()
+)
+#: "more than N" / "at least N" ...: how the row count relates to the stated N.
+_COUNT_RELATIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("more", "than"), ">"),
+    (("greater", "than"), ">"),
+    (("over",), ">"),
+    (("above",), ">"),
+    (("at", "least"), ">="),
+    (("less", "than"), "<"),
+    (("fewer", "than"), "<"),
+    (("under",), "<"),
+    (("below",), "<"),
+    (("at", "most"), "<="),
+)
+_RELATION_TEST: dict[str, Callable[[int, int], bool]] = {
+    "=": lambda n, k: n == k,
+    ">": lambda n, k: n > k,
+    ">=": lambda n, k: n >= k,
+    "<": lambda n, k: n < k,
+    "<=": lambda n, k: n <= k,
+}
+
+
+def _stated_counts(claim: _Claim, t: TableGrid) -> list[tuple[str, int]]:
+    """(relation, N) for each number of the claim that can be a count of rows.
+
+    Why so strict: a claim's numbers are mostly values ("season 5", "7 day apart", "out of the 6
+    car", "2 time the capacity"), and a count read from one refutes a true claim; train
+    statements showed these shapes among the count operation's errors.
+    """
+    toks = claim.tokens
+    spans = [
+        (i, i + len(cell))
+        for r, c in claim.mentions
+        if (cell := _tokens(t.rows[r][c]))
+        for i in range(len(toks) - len(cell) + 1)
+        if toks[i : i + len(cell)] == cell
+    ]
+    out = []
+    for i, tok in enumerate(toks):
+        n = _number(tok)
+        if n is None or n != int(n) or not 0 <= n <= len(t.rows):
+            continue
+        before = toks[max(0, i - 3) : i]
+        after = toks[i + 1 : i + 3]
+        if any(a <= i < b for a, b in spans) or (before and before[-1] in "-:/#"):
+            continue  # part of a named cell ("ohio 6") or of a score / date / time
+        if before and before[-1] in _NOT_COUNT_BEFORE or "out" in before[-3:-1]:
+            continue
+        if after and (after[0] in _NOT_COUNT_AFTER | _MORE | _LESS or after[0] in "-:/"):
+            continue
+        if after[:2] in (["time", "the"], ["times", "the"], ["time", "as"], ["times", "as"]):
+            continue  # "2 time the capacity": a ratio
+        relation = next(
+            (rel for words, rel in _COUNT_RELATIONS if tuple(before[-len(words) :]) == words), "="
+        )
+        out.append((relation, int(n)))
+    return out
+
+
 def _count(claim: _Claim, t: TableGrid) -> Verdict | None:
-    """ "there be N <value> ..." / "<value> N time": does some named value occur in N rows?"""
+    """ "there be N <value> ...", "<value> more than N time": how many rows hold a named value."""
     if not claim.mentions or not claim.words & _COUNT_CUES:
         return None
     named_rows = {r for r, _ in claim.mentions}
     in_rows = {t.value(r, c) for r in named_rows for c in t.rows[r]}
-    wanted = {
-        int(n)
-        for n in claim.numbers()
-        if n == int(n) and 0 <= n <= len(t.rows) and n not in in_rows
-    }  # a score, a date part or a value of the named rows is not a count
+    # a score, a date part or a value of the named rows is not a count
+    wanted = [(rel, n) for rel, n in _stated_counts(claim, t) if n not in in_rows]
     if not wanted:
         return None
     counts: dict[tuple[int, str], int] = {}
     for r, c in claim.mentions:
+        if t.rows[r][c] == t.headers.get(c):
+            continue  # a repeated header row is not a value
         value = _tokens(t.rows[r][c])
         counts[(c, t.rows[r][c])] = sum(_contains(_tokens(row.get(c, "")), value) for row in t.rows)
-    hit = [(k, n) for k, n in counts.items() if n in wanted]
+    if not counts:
+        return None
+    hit = [(k, n) for k, n in counts.items() if any(_RELATION_TEST[r](n, w) for r, w in wanted)]
     (c, v), n = hit[0] if hit else next(iter(counts.items()))
     program = f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {n}; claimed "
-    program += ", ".join(str(w) for w in sorted(wanted))
+    program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
     return Verdict(SUPPORTS if hit else REFUTES, "count", program)
 
 
@@ -464,22 +537,33 @@ OPS: dict[str, Callable[[_Claim, TableGrid], Verdict | None]] = {
     "lookup": _lookup,
 }
 
-#: Each operation's share of right verdicts on the TabFact *train* statements it answers: its
-#: calibrated confidence. ``bench/bench_table_rules.py --tables 3000`` (21,062 statements of 3,000
-#: train tables, no model; 24.9% answered at 0.713); the count answered is in the comment.
-OP_PRECISION: dict[str, float] = {
-    "lookup": 0.787,  # 2,099
-    "ordinal": 0.769,  # 39
-    "difference": 0.739,  # 115
-    "comparison": 0.720,  # 161
-    "all": 0.716,  # 67
-    "superlative": 0.704,  # 793
-    "same": 0.688,  # 109
-    "none": 0.667,  # 21
-    "count": 0.639,  # 1,530
-    "only": 0.617,  # 261
-    "aggregate": 0.510,  # 51: never more confident than the model
-}
+#: Where each (operation, label)'s right/fired counts on TabFact *train* are kept; written by
+#: ``bench/bench_table_rules.py --write`` (no model involved).
+PRECISION_FILE = "executor_precision.json"
+#: Pseudo-counts at chance that shrink a rarely seen (op, label)'s precision towards 0.5.
+PRIOR_COUNT = 10
+
+
+def _load_precision() -> dict[tuple[str, str], float]:
+    """Each (operation, label)'s calibrated confidence: its smoothed train precision.
+
+    Why per label: an operation is not equally sure of both answers (a difference that comes out
+    exactly as stated is almost always right; one that does not is often a misread claim), and
+    the override should know which of the two it is being asked to trust.
+    """
+    import json
+    from importlib.resources import files
+
+    counts = json.loads(files("verifier").joinpath(PRECISION_FILE).read_text())["counts"]
+    return {
+        (op, label): (c["right"] + 0.5 * PRIOR_COUNT) / (c["fired"] + PRIOR_COUNT)
+        for op, by_label in counts.items()
+        for label, c in by_label.items()
+    }
+
+
+#: (operation, label) -> calibrated confidence, from ``PRECISION_FILE``.
+OP_PRECISION: dict[tuple[str, str], float] = _load_precision()
 
 
 def _parse(claim: str, cells: Sequence[Element]) -> tuple[_Claim, TableGrid] | None:
@@ -505,12 +589,13 @@ def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
 def combine(verdict: Verdict | None, probabilities: dict[str, float], margin: float) -> bool:
     """Whether the executor's verdict replaces the model's label.
 
-    The executor's confidence is its operation's train precision; the model's is its two-way
+    The executor's confidence is its (operation, label)'s train precision; the model's is its two-way
     probability for its own choice. The verdict wins when it is more confident by ``margin``
     (chosen on TabFact val's training half; ``float('inf')`` turns the executor off).
     """
-    if verdict is None or verdict.op not in OP_PRECISION:
+    confidence = None if verdict is None else OP_PRECISION.get((verdict.op, verdict.label))
+    if confidence is None:
         return False
     s, r = probabilities.get(SUPPORTS, 0.0), probabilities.get(REFUTES, 0.0)
     model_conf = max(s, r) / max(1e-9, s + r)
-    return OP_PRECISION[verdict.op] - model_conf >= margin
+    return confidence - model_conf >= margin

@@ -1,10 +1,11 @@
 """Claims and predictions I/O: the official FEVEROUS JSONL rows, read and written.
 
 Entry points: :func:`iter_claims` / :func:`iter_predictions` stream rows from a ``.jsonl`` (or
-``.jsonl.gz``) file, reporting each bad row (broken JSON, wrong types, unknown label) as an
-:class:`~wikicheck.errors.InputError` with ``file:line`` in a :class:`RowSummary` while the batch
-goes on; :class:`ResumableWriter` appends result rows so ``retrieve``/``predict`` can resume after a
-crash; :func:`write_submission` writes the leaderboard form (``[page, type, position]`` triples).
+``.jsonl.gz``) file, reporting each bad row (broken JSON, wrong types, unknown label) with
+``file:line`` in a :class:`~wikicheck.skips.SkipLog` while the batch goes on;
+:class:`ResumableWriter` appends result rows so ``retrieve``/``predict`` can resume after a crash
+(the loop itself is :func:`wikicheck.batches.run_batches`); :func:`write_submission` writes the
+leaderboard form (``[page, type, position]`` triples).
 
 Unknown fields (``annotator_operations``, ``gold_tables``, ``set``, our ``scores``...) are kept in
 ``extra`` and written back, so a round trip never loses data.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import functools
 import gzip
 import os
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +25,12 @@ import orjson
 from wikicheck.errors import IdError, InputError, short_repr
 from wikicheck.ids import from_triple
 from wikicheck.model import LABELS
+from wikicheck.skips import SkipKind, SkipLog
 
 __all__ = [
     "EvidenceSet",
     "Claim",
     "Prediction",
-    "RowSummary",
     "iter_claims",
     "iter_predictions",
     "read_claims",
@@ -56,7 +56,8 @@ def _label(value: Any, field_name: str) -> str | None:
     if upper not in _LABELS:
         raise InputError(
             f"unknown {field_name} {short_repr(value)} "
-            "(expected SUPPORTS, REFUTES or NOT ENOUGH INFO)"
+            "(expected SUPPORTS, REFUTES or NOT ENOUGH INFO)",
+            kind=SkipKind.UNKNOWN_LABEL,
         )
     return upper
 
@@ -229,41 +230,6 @@ class Prediction:
         return out
 
 
-@dataclass
-class RowSummary:
-    """What a read produced: rows kept, rows skipped with reasons, the first few error messages."""
-
-    rows: int = 0
-    skipped: int = 0
-    header_skipped: bool = False
-    reasons: Counter = field(default_factory=Counter)
-    examples: list[str] = field(default_factory=list)
-    max_examples: int = 20
-
-    def record_error(self, error: InputError) -> None:
-        self.skipped += 1
-        self.reasons[_error_kind(error.reason)] += 1
-        if len(self.examples) < self.max_examples:
-            self.examples.append(str(error))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rows": self.rows,
-            "skipped": self.skipped,
-            "header_skipped": self.header_skipped,
-            "reasons": dict(self.reasons),
-            "examples": list(self.examples),
-        }
-
-
-def _error_kind(reason: str) -> str:
-    if reason.startswith("broken JSON"):
-        return "broken JSON"
-    if reason.startswith("unknown"):
-        return "unknown label"
-    return "wrong field"
-
-
 def _is_dummy_header(row: Any) -> bool:
     """The empty first row of official files: every field empty (``{"header": ""}`` too)."""
     return isinstance(row, dict) and all(v in ("", None, [], {}) for v in row.values())
@@ -282,13 +248,14 @@ def _open_text_lines(path: str | os.PathLike) -> Iterator[bytes]:
             raise InputError(f"cannot read: {exc}", path=path) from exc
 
 
-def iter_rows(path: str | os.PathLike, parse, summary: RowSummary | None = None) -> Iterator[Any]:
+def iter_rows(path: str | os.PathLike, parse, summary: SkipLog | None = None) -> Iterator[Any]:
     """Stream ``parse(row)`` for each JSON row; bad rows are recorded in ``summary`` (file:line).
 
-    ``parse`` raises :class:`InputError` to reject a row. Blank lines are ignored, and an
-    all-empty first row (the official dummy header) is skipped.
+    ``parse`` raises :class:`InputError` to reject a row (kind ``wrong field`` unless it says
+    another). Blank lines are ignored, and an all-empty first row (the official dummy header) is
+    skipped. ``summary.kept`` counts the rows yielded.
     """
-    summary = summary if summary is not None else RowSummary()
+    summary = summary if summary is not None else SkipLog()
     name = os.fspath(path)
     first = True
     for lineno, line in enumerate(_open_text_lines(path), start=1):
@@ -298,7 +265,7 @@ def iter_rows(path: str | os.PathLike, parse, summary: RowSummary | None = None)
             try:
                 row = orjson.loads(line)
             except orjson.JSONDecodeError as exc:
-                raise InputError(f"broken JSON: {exc}") from None
+                raise InputError(f"broken JSON: {exc}", kind=SkipKind.BROKEN_JSON) from None
             if first and _is_dummy_header(row):
                 summary.header_skipped = True
                 first = False
@@ -307,14 +274,14 @@ def iter_rows(path: str | os.PathLike, parse, summary: RowSummary | None = None)
             item = parse(row)
         except InputError as exc:
             first = False
-            summary.record_error(InputError(exc.reason, path=name, line=lineno))
+            summary.add(exc.kind or SkipKind.WRONG_FIELD, exc.reason, path=name, line=lineno)
             continue
-        summary.rows += 1
+        summary.kept += 1
         yield item
 
 
 def iter_claims(
-    path: str | os.PathLike, summary: RowSummary | None = None, *, gold: bool = True
+    path: str | os.PathLike, summary: SkipLog | None = None, *, gold: bool = True
 ) -> Iterator[Claim]:
     """Stream claims; the official empty header row is skipped, bad rows go to ``summary``.
 
@@ -324,19 +291,19 @@ def iter_claims(
 
 
 def iter_predictions(
-    path: str | os.PathLike, summary: RowSummary | None = None
+    path: str | os.PathLike, summary: SkipLog | None = None
 ) -> Iterator[Prediction]:
     """Stream predictions (id strings or triples); bad rows go to ``summary``."""
     return iter_rows(path, Prediction.from_dict, summary)
 
 
-def read_claims(path: str | os.PathLike) -> tuple[list[Claim], RowSummary]:
-    summary = RowSummary()
+def read_claims(path: str | os.PathLike) -> tuple[list[Claim], SkipLog]:
+    summary = SkipLog()
     return list(iter_claims(path, summary)), summary
 
 
-def read_predictions(path: str | os.PathLike) -> tuple[list[Prediction], RowSummary]:
-    summary = RowSummary()
+def read_predictions(path: str | os.PathLike) -> tuple[list[Prediction], SkipLog]:
+    summary = SkipLog()
     return list(iter_predictions(path, summary)), summary
 
 

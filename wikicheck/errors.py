@@ -4,7 +4,7 @@ Library code raises these and never prints or exits; ``wikicheck.cli`` turns the
 ``click.ClickException`` (exit 1) and ``wikicheck.api`` into a 4xx with the same text::
 
     WikicheckError
-    ├── InputError        bad user input: a record, file, id or value (carries path/line)
+    ├── InputError        bad user input: a record, file, id or value (carries path/line/kind)
     │   └── IdError       an element id that does not follow the FEVEROUS grammar
     ├── StoreError        the search engine failed or the index is missing/incompatible
     │   └── NotFoundError an element or page that is not in the store
@@ -13,6 +13,8 @@ Library code raises these and never prints or exits; ``wikicheck.cli`` turns the
 """
 
 from __future__ import annotations
+
+from wikicheck.skips import Skip, SkipKind, located
 
 __all__ = [
     "WikicheckError",
@@ -37,16 +39,30 @@ class WikicheckError(Exception):
 
 
 class InputError(WikicheckError):
-    """A record, file or value given by the user is unusable; names where it was found."""
+    """A record, file or value given by the user is unusable; names where it was found.
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+    ``kind`` says how a reader that goes on past the record counts it in its skip log (set where
+    the problem is found; None leaves the choice to the reader, see :meth:`as_skip`).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        kind: SkipKind | None = None,
+    ):
         self.path = path
         self.line = line
         self.reason = message
-        where = ""
-        if path is not None:
-            where = f"{path}:{line}: " if line is not None else f"{path}: "
-        super().__init__(where + message)
+        self.kind = kind
+        where = located(path, line)
+        super().__init__(message if where is None else f"{where}: {message}")
+
+    def as_skip(self, default: SkipKind) -> Skip:
+        """This error as one entry of a :class:`~wikicheck.skips.SkipLog` (``default`` kind)."""
+        return Skip(self.kind or default, self.reason, located(self.path, self.line))
 
 
 class IdError(InputError):

@@ -32,6 +32,7 @@ import orjson
 from indexer.convert.common import LICENCES, ConvertSummary, JsonlWriter
 from indexer.extract import PageError, extract_page
 from wikicheck.errors import ConfigError, InputError
+from wikicheck.skips import SkipKind
 
 __all__ = ["convert", "BASE_SOURCES"]
 
@@ -56,7 +57,7 @@ def _read_pages(path: Path, summary: ConvertSummary) -> Iterator[dict[str, Any]]
             try:
                 yield orjson.loads(line)
             except orjson.JSONDecodeError as exc:
-                summary.skip("broken JSON", f"broken JSON ({exc})", str(path), lineno)
+                summary.skip(SkipKind.BROKEN_JSON, f"broken JSON ({exc})", str(path), lineno)
 
 
 def _base_pages(root: Path, summary: ConvertSummary) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -104,7 +105,7 @@ def convert(
             try:
                 n = len(extract_page(page))
             except PageError as exc:
-                summary.skip("invalid page", str(exc), name)
+                summary.skip(SkipKind.INVALID_PAGE, str(exc), name)
                 continue
             src = per_source.setdefault(name, {"pages": 0, "elements": 0})
             src["elements"] += n

@@ -23,8 +23,8 @@ from typing import Any
 import orjson
 
 from indexer.extract import PageError, extract_page
-from wikicheck.errors import InputError
 from wikicheck.model import Element
+from wikicheck.skips import SkipKind, SkipLog
 
 __all__ = [
     "LICENCES",
@@ -60,7 +60,7 @@ LICENCES: dict[str, str] = {
 
 @dataclass
 class ConvertSummary:
-    """Counts of one conversion; bad rows are counted by reason with their first locations."""
+    """Counts of one conversion; bad rows go to ``skips`` by kind with their first locations."""
 
     source: str
     input: str = ""
@@ -71,23 +71,19 @@ class ConvertSummary:
     claims: int = 0
     labels: Counter = field(default_factory=Counter)
     splits: Counter = field(default_factory=Counter)
-    skipped: int = 0
-    reasons: Counter = field(default_factory=Counter)
-    examples: list[str] = field(default_factory=list)
+    skips: SkipLog = field(default_factory=SkipLog)
     files: list[str] = field(default_factory=list)
     licences: dict[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     #: file name -> JSON-able object written next to the outputs (e.g. semtab_ids.json)
     attachments: dict[str, Any] = field(default_factory=dict, repr=False)
     seconds: float = 0.0
-    max_examples: int = 20
 
-    def skip(self, reason: str, message: str, path: str | None = None, line: int | None = None):
-        """Count one bad row under ``reason`` and keep its located message (first few)."""
-        self.skipped += 1
-        self.reasons[reason] += 1
-        if len(self.examples) < self.max_examples:
-            self.examples.append(str(InputError(message, path=path, line=line)))
+    def skip(
+        self, kind: SkipKind | str, message: str, path: str | None = None, line: int | None = None
+    ) -> None:
+        """Count one bad row under ``kind`` and keep its located message (first few)."""
+        self.skips.add(kind, message, path=path, line=line)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -100,9 +96,7 @@ class ConvertSummary:
             "claims": self.claims,
             "labels": dict(self.labels),
             "splits": dict(self.splits),
-            "skipped": self.skipped,
-            "reasons": dict(self.reasons),
-            "examples": list(self.examples),
+            **self.skips.to_dict(),
             "files": list(self.files),
             "licences": dict(self.licences),
             "seconds": round(self.seconds, 2),
@@ -332,7 +326,7 @@ def write_records(
                 try:
                     n = len(extract_page(obj))
                 except PageError as exc:  # a converter bug, but never a silent one
-                    summary.skip("invalid page built", f"{obj.get('title')!r}: {exc}")
+                    summary.skip(SkipKind.INVALID_PAGE_BUILT, f"{obj.get('title')!r}: {exc}")
                     continue
                 pages.write(obj)
                 summary.pages += 1

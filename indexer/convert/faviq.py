@@ -25,6 +25,7 @@ from indexer.convert._release import Spool, open_text_lines
 from indexer.convert.common import ConvertSummary, PageBuilder, clean_ws, make_claim
 from wikicheck.errors import InputError
 from wikicheck.model import REFUTES, SUPPORTS
+from wikicheck.skips import SkipKind
 
 __all__ = ["iter_records", "clean_passage"]
 
@@ -83,7 +84,7 @@ def iter_records(
                 try:
                     row = orjson.loads(line)
                 except orjson.JSONDecodeError as exc:
-                    summary.skip("broken JSON", f"broken JSON ({exc})", str(path), lineno)
+                    summary.skip(SkipKind.BROKEN_JSON, f"broken JSON ({exc})", str(path), lineno)
                     continue
                 rec = _row(row, file_set, split, summary, str(path), lineno)
                 if rec is None:
@@ -126,23 +127,29 @@ def iter_records(
 
 def _row(row, file_set, split, summary, path, lineno) -> dict[str, Any] | None:
     if not isinstance(row, dict):
-        summary.skip("bad row", "row is not a JSON object", path, lineno)
+        summary.skip(SkipKind.BAD_ROW, "row is not a JSON object", path, lineno)
         return None
     claim = row.get("claim")
     label = str(row.get("label", "")).upper()
     if not isinstance(claim, str) or not claim.strip():
-        summary.skip("bad row", "row has no 'claim'", path, lineno)
+        summary.skip(SkipKind.BAD_ROW, "row has no 'claim'", path, lineno)
         return None
     if label not in (SUPPORTS, REFUTES):
         summary.skip(
-            "bad label", f"label {row.get('label')!r} (expected SUPPORTS or REFUTES)", path, lineno
+            SkipKind.BAD_LABEL,
+            f"label {row.get('label')!r} (expected SUPPORTS or REFUTES)",
+            path,
+            lineno,
         )
         return None
     div = row.get("div") or (row.get("_source") or {}).get("set")
     set_ = _SETS.get(str(div)) or file_set
     if set_ is None:
         summary.skip(
-            "unknown set", "no set: not under faviq_{a,r}_set/ and no 'div' field", path, lineno
+            SkipKind.UNKNOWN_SET,
+            "no set: not under faviq_{a,r}_set/ and no 'div' field",
+            path,
+            lineno,
         )
         return None
     passages, named = [], {}

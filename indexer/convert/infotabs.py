@@ -32,6 +32,7 @@ from indexer.extract import extract_page
 from wikicheck.errors import InputError
 from wikicheck.ids import table_id
 from wikicheck.model import NEI, REFUTES, SUPPORTS
+from wikicheck.skips import SkipKind
 
 __all__ = ["iter_records", "LABELS"]
 
@@ -73,11 +74,11 @@ def iter_records(
                 title = data["title"][0].strip() if isinstance(data["title"], list) else None
             except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, AttributeError):
                 summary.skip(
-                    "bad table", "not an infobox object with a 'title' list", rf.where(rel)
+                    SkipKind.BAD_TABLE, "not an infobox object with a 'title' list", rf.where(rel)
                 )
                 continue
             if not title:
-                summary.skip("bad table", "empty title", rf.where(rel))
+                summary.skip(SkipKind.BAD_TABLE, "empty title", rf.where(rel))
                 continue
             groups.setdefault(title, []).append((tid, data))
 
@@ -122,20 +123,23 @@ def _claims(tsv, split, placed, evidence, summary) -> Iterator[tuple[str, dict[s
         line = reader.line_num
         if len(row) <= max(i_ann, i_tab, i_hyp, i_lab):
             summary.skip(
-                "short row", f"expected {len(header)} fields, got {len(row)}", str(tsv), line
+                SkipKind.SHORT_ROW, f"expected {len(header)} fields, got {len(row)}", str(tsv), line
             )
             continue
         tid, hyp, lab = row[i_tab].strip(), row[i_hyp].strip(), row[i_lab].strip()
         if lab not in LABELS:
-            summary.skip("bad label", f"label {lab!r} (expected E, N or C)", str(tsv), line)
+            summary.skip(SkipKind.BAD_LABEL, f"label {lab!r} (expected E, N or C)", str(tsv), line)
             continue
         if tid not in placed:
             summary.skip(
-                "unknown table", f"table {tid!r} has no data/tables/json file", str(tsv), line
+                SkipKind.UNKNOWN_TABLE,
+                f"table {tid!r} has no data/tables/json file",
+                str(tsv),
+                line,
             )
             continue
         if not hyp:
-            summary.skip("empty hypothesis", "empty hypothesis", str(tsv), line)
+            summary.skip(SkipKind.EMPTY_HYPOTHESIS, "empty hypothesis", str(tsv), line)
             continue
         title, t = placed[tid]
         yield (

@@ -24,6 +24,7 @@ import orjson
 from indexer.convert._release import Spool, open_text_lines
 from indexer.convert.common import Cell, ConvertSummary, PageBuilder, clean_ws, link, wiki_title
 from wikicheck.errors import InputError
+from wikicheck.skips import SkipKind
 
 __all__ = ["iter_records"]
 
@@ -52,7 +53,7 @@ def _iter_json_objects(root: Path, jsonl_names, dict_name, folder, summary):
             try:
                 yield f"{path}:{lineno}", orjson.loads(line)
             except orjson.JSONDecodeError as exc:
-                summary.skip("broken JSON", f"broken JSON ({exc})", str(path), lineno)
+                summary.skip(SkipKind.BROKEN_JSON, f"broken JSON ({exc})", str(path), lineno)
         return
     for p in (root / dict_name, root / "data" / dict_name):
         if root.is_dir() and p.is_file():
@@ -66,7 +67,7 @@ def _iter_json_objects(root: Path, jsonl_names, dict_name, folder, summary):
             try:
                 yield str(p), orjson.loads(p.read_bytes())
             except orjson.JSONDecodeError as exc:
-                summary.skip("broken JSON", f"broken JSON ({exc})", str(p))
+                summary.skip(SkipKind.BROKEN_JSON, f"broken JSON ({exc})", str(p))
         return
     raise InputError(
         f"no {' or '.join(jsonl_names)}, {dict_name} or data/{folder}/ found", path=str(root)
@@ -91,7 +92,7 @@ def _iter_passages(root: Path, summary) -> Iterator[tuple[str, str, str]]:
             rec = orjson.loads(line)
             yield f"{path}:{lineno}", rec["title"], rec["text"]
         except (orjson.JSONDecodeError, KeyError, TypeError):
-            summary.skip("bad passage", 'not {"title", "text"}', str(path), lineno)
+            summary.skip(SkipKind.BAD_PASSAGE, 'not {"title", "text"}', str(path), lineno)
 
 
 def _find_name(index: list[int], squeezed: str, name: str, pos: int):
@@ -164,7 +165,7 @@ def iter_records(
             root, _TABLE_FILES, "traindev_tables.json", "traindev_tables_tok", summary
         ):
             if not isinstance(obj, dict) or not isinstance(obj.get("title"), str):
-                summary.skip("bad table", "table object without a 'title'", loc)
+                summary.skip(SkipKind.BAD_TABLE, "table object without a 'title'", loc)
                 continue
             spool.add(clean_ws(obj["title"]), {**obj, "_loc": loc})
         for title, objs in spool.groups():
@@ -178,7 +179,7 @@ def iter_records(
                     header = _row(obj.get("header") or [], True, summary)
                     rows = [_row(r, False, summary) for r in obj.get("data") or []]
                 except (ValueError, TypeError) as exc:
-                    summary.skip("bad table", str(exc), obj["_loc"])
+                    summary.skip(SkipKind.BAD_TABLE, str(exc), obj["_loc"])
                     continue
                 # "Filmography -- Television": nested headings, emitted where they change.
                 names = [clean_ws(x) for x in str(obj.get("section_title") or "").split(" -- ")]
@@ -202,7 +203,7 @@ def iter_records(
         for loc, raw_title, text in _iter_passages(root, summary):
             title = wiki_title(raw_title) if isinstance(raw_title, str) else ""
             if not title or not isinstance(text, str):
-                summary.skip("bad passage", "passage without a title or text", loc)
+                summary.skip(SkipKind.BAD_PASSAGE, "passage without a title or text", loc)
                 continue
             if title in table_pages or title in seen:
                 summary.extra["passages_merged"] = summary.extra.get("passages_merged", 0) + 1

@@ -38,6 +38,7 @@ from indexer.extract import extract_page
 from wikicheck.errors import InputError
 from wikicheck.ids import parse_id, table_id
 from wikicheck.model import NEI, REFUTES, SUPPORTS
+from wikicheck.skips import SkipKind
 
 __all__ = ["iter_records", "xml_cell", "LABELS", "TITLE_PREFIX"]
 
@@ -115,7 +116,7 @@ def iter_records(
                 text = rf.read(rel) if rf else (base / rel).read_text(encoding="utf-8")
                 doc = ET.fromstring(text)
             except (ET.ParseError, UnicodeDecodeError) as exc:
-                summary.skip("broken XML", f"not well-formed XML ({exc})", where)
+                summary.skip(SkipKind.BROKEN_XML, f"not well-formed XML ({exc})", where)
                 continue
             doc_id = Path(rel).stem
             title = TITLE_PREFIX + doc_id
@@ -126,7 +127,7 @@ def iter_records(
                 yield from _document(doc, rel, where, doc_id, title, split, ids, summary, claims)
             except (ValueError, TypeError) as exc:
                 summary.skip(
-                    "bad document", f"unusable cell or statement attributes ({exc})", where
+                    SkipKind.BAD_DOCUMENT, f"unusable cell or statement attributes ({exc})", where
                 )
     finally:
         if rf is not None:

@@ -31,6 +31,7 @@ from indexer.extract import extract_page
 from wikicheck.errors import InputError
 from wikicheck.ids import table_id
 from wikicheck.model import REFUTES, SUPPORTS
+from wikicheck.skips import SkipKind
 
 __all__ = ["iter_records", "SPLITS"]
 
@@ -94,7 +95,7 @@ def iter_records(
                 for name, value in data.items():
                     if not (isinstance(value, list) and len(value) == 3):
                         summary.skip(
-                            "bad example entry",
+                            SkipKind.BAD_EXAMPLE_ENTRY,
                             f"{name!r}: not [statements, labels, caption]",
                             str(path),
                         )
@@ -112,7 +113,7 @@ def iter_records(
         known = {rel[len(_CSV_DIR) :] for rel in csvs}
         for name in examples.keys() - known:
             summary.skip(
-                "claims on a missing table", f"table {name!r} is not in {_CSV_DIR}", str(root)
+                SkipKind.CLAIMS_ON_MISSING_TABLE, f"table {name!r} is not in {_CSV_DIR}", str(root)
             )
 
         for title, names in groups.items():
@@ -121,7 +122,9 @@ def iter_records(
             for name in names:
                 rows = _parse_csv(rf.read(_CSV_DIR + name))
                 if not rows:
-                    summary.skip("empty table", "table file is empty", rf.where(_CSV_DIR + name))
+                    summary.skip(
+                        SkipKind.EMPTY_TABLE, "table file is empty", rf.where(_CSV_DIR + name)
+                    )
                     continue
                 ex = examples.get(name)
                 caption = ex[3] if ex and isinstance(ex[3], str) and ex[3] != "none" else None
@@ -152,7 +155,9 @@ def _claims(name, title, t, example, elements, summary) -> Iterator[tuple[str, d
         or len(statements) != len(labels)
     ):
         summary.skip(
-            "statements/labels mismatch", f"{name!r}: statements and labels differ in length", where
+            SkipKind.STATEMENTS_LABELS_MISMATCH,
+            f"{name!r}: statements and labels differ in length",
+            where,
         )
         return
     cells = [e for e in elements if e.table == t and e.type in ("cell", "header_cell")]
@@ -161,7 +166,7 @@ def _claims(name, title, t, example, elements, summary) -> Iterator[tuple[str, d
     for k, (statement, label) in enumerate(zip(statements, labels)):
         if label not in (0, 1) or not isinstance(statement, str) or not statement.strip():
             summary.skip(
-                "bad statement",
+                SkipKind.BAD_STATEMENT,
                 f"{name!r} statement {k}: label {label!r} (expected 0 or 1) or empty text",
                 where,
             )

@@ -157,6 +157,8 @@ class ElasticStore(StoreLifecycle):
         # Reads go to the build this instance writes (it sees its own commits, like the
         # embedded store); every other instance reads the published aliases.
         self._building = False
+        if overwrite and self._state is None:
+            self._aliases_exist()  # an index in the way fails now, not after the whole build
         if overwrite or (create and self._state is None and not self._aliases_exist()):
             self._start_build()
         elif self._state is None:
@@ -167,8 +169,16 @@ class ElasticStore(StoreLifecycle):
             self._building = True
 
     def _aliases_exist(self) -> bool:
+        """Whether both read aliases exist; an *index* under an alias name is an error (a
+        mapping conflict: data that is not a wikicheck build, which a build could only find
+        out at its very end, when the alias swap is refused)."""
         with self.errors("opening the index"):
-            return all(self.es.indices.exists_alias(name=a) for a in self.aliases.values())
+            for alias in self.aliases.values():
+                if not self.es.indices.exists_alias(name=alias):
+                    if self.es.indices.exists(index=alias):
+                        raise StoreError(self._taken_message(alias))
+                    return False
+            return True
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -176,6 +186,13 @@ class ElasticStore(StoreLifecycle):
         return (
             f"no wikicheck index at {self.url}: {index!r} does not exist; "
             f"build one with `wikicheck index SOURCE --es {self.url}`"
+        )
+
+    def _taken_message(self, alias: str) -> str:
+        return (
+            f"Elasticsearch at {self.url} has an index named {alias!r}, where wikicheck keeps "
+            f"the alias it reads through: that index is not a wikicheck build (a mapping "
+            f"conflict). Choose another --index-prefix, or delete that index if it is not needed"
         )
 
     @contextmanager

@@ -33,6 +33,8 @@ __all__ = [
     "render_batch_summary",
     "plural",
     "type_option",
+    "renamed_option",
+    "claims_per_batch_option",
 ]
 
 
@@ -51,6 +53,53 @@ def type_option(help_: str) -> Callable[[Callable], Callable]:
 
     return click.option("--type", "types", multiple=True, type=click.Choice(EVIDENCE_TYPES),
                         help=help_)  # fmt: skip
+
+
+def renamed_option(new: str, old: str, dest: str, **attrs: Any) -> Callable:
+    """``click.option(new, dest, **attrs)`` that still takes its ``old`` name, hidden, warning.
+
+    One option name means one thing in every command; where a name had two meanings, each
+    meaning got its own name, and the old one keeps scripts working for now (a one-line
+    deprecation warning on stderr). Giving both names is an error, so a script never runs with
+    a value it did not mean.
+    """
+    key = f"wikicheck.renamed.{dest}"
+    both = f"{old} is the deprecated name of {new}: give only {new}"
+
+    def given(ctx: click.Context) -> bool:
+        return ctx.get_parameter_source(dest) is click.core.ParameterSource.COMMANDLINE
+
+    def take_old(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+        if value is None:
+            return
+        if given(ctx):  # the new name came first on the command line
+            raise click.UsageError(both)
+        click.echo(f"warning: {old} is deprecated here; use {new}", err=True)
+        ctx.meta[key] = value
+
+    def resolve(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        if key not in ctx.meta:
+            return value
+        if given(ctx):
+            raise click.UsageError(both)
+        return ctx.meta[key]
+
+    def decorate(f: Callable) -> Callable:
+        f = click.option(old, f"_old_{dest}", type=attrs.get("type"), default=None, hidden=True,
+                         expose_value=False, callback=take_old)(f)  # fmt: skip
+        return click.option(new, dest, callback=resolve, **attrs)(f)
+
+    return decorate
+
+
+def claims_per_batch_option(f: Callable) -> Callable:
+    """``--claims-per-batch N`` (was ``--batch-size``) of ``retrieve``, ``predict``, ``verify``."""
+    return renamed_option(
+        "--claims-per-batch", "--batch-size", "claims_per_batch", default=32, show_default=True,
+        type=click.IntRange(min=1), metavar="N",
+        help="Claims handled as one batch (spaCy, the encoder and the verifier run batched); "
+        "a kill loses at most the batch in flight.",
+    )(f)  # fmt: skip
 
 
 DEFAULT_INDEX_PREFIX = "wikicheck"

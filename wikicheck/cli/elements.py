@@ -7,6 +7,7 @@ import sys
 import click
 
 from wikicheck.cli.common import handle_errors, plural, type_option, write_jsonl_line
+from wikicheck.skips import SkipKind
 
 
 @click.command()
@@ -38,8 +39,8 @@ def elements(pages: tuple[str, ...], types: tuple[str, ...], titles: tuple[str, 
         try:
             els = extract_located(page.data, page.location)
         except PageError as exc:
-            reader.summary.pages -= 1  # counted as read by the reader; it is skipped instead
-            reader.summary.record_error(exc)
+            reader.summary.kept -= 1  # counted as read by the reader; it is skipped instead
+            reader.summary.record(exc.as_skip(SkipKind.MALFORMED_PAGE))
             continue
         for el in els:
             if not types or el.type in types:
@@ -47,11 +48,11 @@ def elements(pages: tuple[str, ...], types: tuple[str, ...], titles: tuple[str, 
                 written += 1
     s = reader.summary
     if s.skipped:
-        click.echo(f"{s.pages} pages read, {s.skipped} skipped: {dict(s.reasons)}", err=True)
+        click.echo(f"{s.kept} pages read, {s.skipped} skipped: {s.reasons}", err=True)
         for example in s.examples:
             click.echo(f"  {example}", err=True)
     if not written:
-        raise click.ClickException(_why_nothing(titles, seen, types, s.pages))
+        raise click.ClickException(_why_nothing(titles, seen, types, s.kept))
 
 
 def _why_nothing(titles: tuple[str, ...], seen: set[str], types: tuple[str, ...], read: int) -> str:

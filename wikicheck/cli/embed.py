@@ -13,6 +13,7 @@ from wikicheck.cli.common import (
     handle_errors,
     json_option,
     records_progress,
+    renamed_option,
     wants_json,
     write_json,
 )
@@ -35,9 +36,10 @@ from wikicheck.cli.common import (
     help="Encoder runtime (auto: int8 ONNX on CPU, torch on a GPU).",
 )  # fmt: skip
 @click.option("--device", default="cpu", show_default=True, help="cpu, cuda, cuda:1, mps ...")
-@click.option(
-    "--batch-size", type=click.IntRange(min=1), default=64, show_default=True,
-    help="Encoder batch (256-1024 on a GPU).",
+@renamed_option(
+    "--encode-batch", "--batch-size", "encode_batch", default=64, show_default=True,
+    type=click.IntRange(min=1), metavar="ELEMENTS",
+    help="Elements per encoder batch (256-1024 on a GPU).",
 )  # fmt: skip
 @click.option(
     "--max-tokens", type=click.IntRange(min=8), default=96, show_default=True,
@@ -49,7 +51,7 @@ from wikicheck.cli.common import (
 @handle_errors
 def embed(
     sources: tuple[str, ...], index_dir: str, out: str | None, backend: str, device: str,
-    batch_size: int, max_tokens: int, resume: bool, overwrite: bool, as_json: bool,
+    encode_batch: int, max_tokens: int, resume: bool, overwrite: bool, as_json: bool,
 ) -> None:  # fmt: skip
     """Encode every element of SOURCES once, so retrieval never waits for the encoder.
 
@@ -57,12 +59,12 @@ def embed(
     (measured in docs/retrieval.md). SOURCES must be the dump the index was built from: vectors
     are keyed by element id. Checkpointed every 8,192 elements: after a crash, kill or Ctrl-C,
     `--resume` continues without losing or repeating a row. On 2 CPU cores it does ~200-500
-    elements/s; for a whole dump use a GPU: `--device cuda --batch-size 512`.
+    elements/s; for a whole dump use a GPU: `--device cuda --encode-batch 512`.
 
     \b
     Example:
       wikicheck embed samples/pages.jsonl --index-dir wikicheck-index
-      wikicheck embed feverous_wikiv1.db --out vectors/ --device cuda --batch-size 512
+      wikicheck embed feverous_wikiv1.db --out vectors/ --device cuda --encode-batch 512
     """
     from retriever.embed import embed_sources
 
@@ -80,7 +82,7 @@ def embed(
             update(p.records, p.total, f"{p.elements / max(p.seconds, 1e-9):,.0f} elements/s")
 
         summary = embed_sources(
-            sources, target, backend=backend, device=device, batch_size=batch_size,
+            sources, target, backend=backend, device=device, batch_size=encode_batch,
             max_tokens=max_tokens, resume=resume, overwrite=overwrite, progress=show,
         )  # fmt: skip
     _render(summary.to_dict(), as_json)

@@ -15,38 +15,41 @@ from wikicheck.cli.common import (
     json_option,
     open_store_from_options,
     records_progress,
+    renamed_option,
     store_options,
     type_option,
     wants_json,
     write_json,
 )
 from wikicheck.cli.interactive import interactive_search
+from wikicheck.errors import StoreError
 
 
 @click.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @store_options
-@click.option(
-    "--workers", type=click.IntRange(min=0), default=None,
+@renamed_option(
+    "--processes", "--workers", "processes", default=None, type=click.IntRange(min=0),
     help="Extraction processes [default: all cores; 0 extracts in the main process].",
 )  # fmt: skip
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoint.")
 @click.option("--overwrite", is_flag=True, help="Delete the existing index and rebuild it.")
-@click.option(
-    "--batch-size", type=click.IntRange(min=1), default=20_000, show_default=True,
+@renamed_option(
+    "--commit-every", "--batch-size", "commit_every", default=20_000, show_default=True,
+    type=click.IntRange(min=1), metavar="PAGES",
     help="Pages per commit: the most work a crash or kill can cost.",
 )  # fmt: skip
 @json_option
 @handle_errors
 def index(
-    sources: tuple[str, ...], index_dir: str, es_url: str | None, workers: int | None,
-    resume: bool, overwrite: bool, batch_size: int, as_json: bool,
+    sources: tuple[str, ...], index_dir: str, es_url: str | None, processes: int | None,
+    resume: bool, overwrite: bool, commit_every: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Index every sentence, cell, caption and list item of SOURCES for retrieval.
 
     SOURCES are FEVEROUS dumps: the official .db, .jsonl, .jsonl.gz, .zip or directories of
     them. Extraction runs in worker processes; progress is committed with a checkpoint every
-    --batch-size pages, so after a crash, kill or Ctrl-C `--resume` continues without losing or
+    --commit-every pages, so after a crash, kill or Ctrl-C `--resume` continues without losing or
     duplicating an element. Malformed pages are skipped and reported with file:line.
 
     \b
@@ -69,11 +72,22 @@ def index(
             rate = f"{p.pages / secs:,.0f} pages/s · {p.elements / secs:,.0f} elements/s"
             update(p.records, None if p.total is None else max(p.total - p.start, 0), rate)
 
-        summary = index_sources(
-            sources, store, workers=workers, resume=resume, batch_pages=batch_size, progress=show
-        )
+        try:
+            summary = index_sources(
+                sources,
+                store,
+                workers=processes,
+                resume=resume,
+                batch_pages=commit_every,
+                progress=show,
+            )
+        except StoreError as exc:  # the store failed mid-run: its committed pages stay
+            raise StoreError(f"{exc}\n{_RESUME_HINT}") from exc
     _render_summary(summary.to_dict(), as_json)
     exit_if_interrupted(summary.interrupted)
+
+
+_RESUME_HINT = "committed pages are kept: run the same command with --resume to continue"
 
 
 def _render_summary(d: dict[str, Any], as_json: bool) -> None:

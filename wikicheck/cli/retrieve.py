@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from wikicheck.cli.common import (
+    claims_per_batch_option,
     claims_progress,
     handle_errors,
     json_option,
@@ -88,15 +89,12 @@ def pop_config(kwargs: dict[str, Any]):
     help="Prediction JSONL to write; claims already in it are skipped (resume).",
 )  # fmt: skip
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
-@click.option(
-    "--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
-    help="Claims per batch (spaCy and the encoder run batched).",
-)  # fmt: skip
+@claims_per_batch_option
 @store_options
 @retriever_options
 @json_option
 @handle_errors
-def retrieve(claims: str, output: str, overwrite: bool, batch_size: int, index_dir: str,
+def retrieve(claims: str, output: str, overwrite: bool, claims_per_batch: int, index_dir: str,
              es_url: str | None, as_json: bool, **kwargs: Any) -> None:  # fmt: skip
     """Retrieve evidence for every claim of CLAIMS into OUTPUT (prediction rows).
 
@@ -115,8 +113,8 @@ def retrieve(claims: str, output: str, overwrite: bool, batch_size: int, index_d
     store = open_store_from_options(index_dir, es_url)
     with closing(store), claims_progress("retrieving", count_rows(claims)) as update:
         summary = retrieve_file(
-            store, claims, output, config=config, resume=not overwrite, batch_size=batch_size,
-            progress=update,
+            store, claims, output, config=config, resume=not overwrite,
+            batch_size=claims_per_batch, progress=update,
         )  # fmt: skip
     render_batch_summary(summary.to_dict(), "retrieved", output, as_json)
 

@@ -8,15 +8,17 @@ import click
 
 from wikicheck.api.app import Limits, create_app
 from wikicheck.api.engine import load_services
-from wikicheck.cli.common import es_index_prefix, handle_errors, store_options
+from wikicheck.cli.common import es_index_prefix, handle_errors, renamed_option, store_options
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
 @store_options
-@click.option(
+@renamed_option(
+    "--request-threads",
     "--workers",
+    "request_threads",
     default=2,
     show_default=True,
     type=click.IntRange(1, 256),
@@ -74,7 +76,7 @@ from wikicheck.cli.common import es_index_prefix, handle_errors, store_options
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
 @handle_errors
-def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coalesce, max_body_bytes,
+def serve(host, port, index_dir, es_url, request_threads, max_batch, max_pending, coalesce, max_body_bytes,
           retriever_config, model, retry_s, no_verifier, log_level) -> None:  # fmt: skip
     """Serve retrieval, verdicts and index lookups over HTTP (OpenAPI docs at /docs).
 
@@ -101,7 +103,7 @@ def serve(host, port, index_dir, es_url, workers, max_batch, max_pending, coales
         model=model,
         with_verifier=not no_verifier,
     )
-    limits = Limits(max_batch=max_batch, max_body_bytes=max_body_bytes, workers=workers,
+    limits = Limits(max_batch=max_batch, max_body_bytes=max_body_bytes, workers=request_threads,
                     max_pending=max_pending, load_retry_s=retry_s, coalesce=coalesce)  # fmt: skip
     app = create_app(loader=loader, limits=limits)
     uvicorn.run(app, host=host, port=port, log_level=log_level)

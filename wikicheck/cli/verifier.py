@@ -11,12 +11,14 @@ import click
 
 from wikicheck.annotations import Claim
 from wikicheck.cli.common import (
+    claims_per_batch_option,
     claims_progress,
     console,
     handle_errors,
     json_option,
     open_store_from_options,
     progress,
+    renamed_option,
     render_batch_summary,
     store_options,
     wants_json,
@@ -69,7 +71,10 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
 )
 @click.option("--base-model", default="", help="Initial checkpoint (default: packaged MiniLM).")
 @click.option("--max-length", default=256, show_default=True)
-@click.option("--batch-size", default=16, show_default=True)
+@renamed_option(
+    "--train-batch", "--batch-size", "train_batch", default=16, show_default=True,
+    type=click.IntRange(min=1), metavar="PAIRS", help="Training pairs per optimiser step.",
+)  # fmt: skip
 @click.option("--lr", default=5e-5, show_default=True)
 @click.option("--epochs", default=1.0, show_default=True)
 @click.option("--max-steps", default=0, help="Stop after this many steps (0: whole schedule).")
@@ -99,7 +104,7 @@ def train_verifier(
     mix,
     base_model,
     max_length,
-    batch_size,
+    train_batch,
     lr,
     epochs,
     max_steps,
@@ -137,7 +142,7 @@ def train_verifier(
         out_dir=out_dir,
         base_model=base_model,
         max_length=max_length,
-        batch_size=batch_size,
+        batch_size=train_batch,
         lr=lr,
         epochs=epochs,
         max_steps=max_steps,
@@ -167,7 +172,7 @@ def train_verifier(
 
 
 def model_options(f):
-    """``--model``, ``--labels``, ``--batch-size``, ``--max-length``, ``--device``."""
+    """``--model``, ``--labels``, ``--claims-per-batch``, ``--max-length``, ``--device``."""
     f = click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda ...")(f)
     f = click.option(
         "--threads",
@@ -184,13 +189,7 @@ def model_options(f):
         default=None,
         help="Model window in tokens (default: the model's training window, else 256).",
     )(f)
-    f = click.option(
-        "--batch-size",
-        type=click.IntRange(min=1),
-        default=32,
-        show_default=True,
-        help="Claims per model batch.",
-    )(f)
+    f = claims_per_batch_option(f)
     f = click.option(
         "--labels",
         type=click.Choice(["2", "3"]),
@@ -250,7 +249,7 @@ def verify(
     table_rules,
     model_name,
     labels,
-    batch_size,
+    claims_per_batch,
     max_length,
     device,
     threads,
@@ -285,7 +284,7 @@ def verify(
             store=store,
             retriever=retriever,
             labels=int(labels),
-            batch_size=batch_size,
+            batch_size=claims_per_batch,
             details=True,
             **_executor_args(table_executor, table_rules),
         )
@@ -381,7 +380,7 @@ def predict(
     table_rules,
     model_name,
     labels,
-    batch_size,
+    claims_per_batch,
     max_length,
     device,
     threads,
@@ -422,7 +421,7 @@ def predict(
                 store=store,
                 retriever=retriever,
                 labels=int(labels),
-                batch_size=batch_size,
+                batch_size=claims_per_batch,
                 resume=not overwrite,
                 **_executor_args(table_executor, table_rules),
                 progress=update,

@@ -38,7 +38,7 @@ _KEYS = {
          "metrics", "semtab", "predict", "expected"},
     "corpus": {"pages", "convert"},
     "corpus.convert": {"source", "input", "output"},
-    "store": {"index_dir", "es", "rebuild", "workers"},
+    "store": {"index_dir", "es", "index_prefix", "rebuild", "workers"},
     "verifier": {"model", "labels", "gold_evidence", "batch_size", "max_length", "device"},
     "semtab": {"template", "template_prefix", "gold", "gold_prefix"},
     "predict": {"batch_size"},
@@ -93,6 +93,7 @@ class Recipe:
     limit: int | None = None
     index_dir: str | None = None
     es: str | None = None
+    index_prefix: str | None = None  # Elasticsearch only: several corpora on one cluster
     rebuild: bool = False
     workers: int | None = None
     retriever: dict[str, Any] = field(default_factory=dict)
@@ -297,6 +298,9 @@ def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
     recipe.es = c.string(store, "es", "store.es")
     if recipe.index_dir and recipe.es:
         raise c.fail("store", "choose one of index_dir (embedded) or es (Elasticsearch URL)")
+    recipe.index_prefix = c.string(store, "index_prefix", "store.index_prefix")
+    if recipe.index_prefix and not recipe.es:
+        raise c.fail("store.index_prefix", "names Elasticsearch indices: give store.es too")
     if recipe.needs_store and not (recipe.index_dir or recipe.es):
         recipe.index_dir = str(Path("indexes") / recipe.name)
     recipe.rebuild = c.boolean(store, "rebuild", "store.rebuild", False)

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from wikicheck.annotations import Claim, Prediction, RowSummary, iter_claims, write_jsonl
+from wikicheck.annotations import Claim, Prediction, iter_claims, write_jsonl
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
 from wikicheck.evaluation.recipe import Recipe
@@ -26,6 +26,7 @@ from wikicheck.evaluation.report import latency_summary, write_report
 from wikicheck.scoring import semtab
 from wikicheck.scoring.feverous import score_pairs
 from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
+from wikicheck.skips import SkipLog
 
 __all__ = [
     "run_recipe",
@@ -80,7 +81,9 @@ def ensure_index(recipe: Recipe, sources: Sequence[str], progress: Progress = _n
     for s in sources:
         if not Path(s).exists():
             raise InputError(f"corpus file does not exist{_looked(recipe, s)}", path=s)
-    options = {"overwrite": True} if recipe.rebuild and not recipe.es else {}
+    options: dict[str, Any] = {"overwrite": True} if recipe.rebuild else {}
+    if recipe.es and recipe.index_prefix:
+        options["index_prefix"] = recipe.index_prefix
     store = open_store(index_dir=recipe.index_dir, es=recipe.es, create=True, **options)
     try:
         info = _build_or_reuse(recipe, sources, store, progress)
@@ -97,12 +100,12 @@ def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Pr
 
     fingerprint = source_fingerprint(sources)
     cp = store.checkpoint()
-    where = recipe.es or recipe.index_dir
+    where = store.location  # names the indices (and so the prefix) on Elasticsearch
     if cp is not None and cp.get("fingerprint") != fingerprint:
         raise ConfigError(
             f"{recipe.path}: store: the index at {where} was built from other sources "
             f"({', '.join(cp.get('sources') or ['?'])}); set store.rebuild: true or choose "
-            "another store.index_dir"
+            f"another store.{'index_prefix' if recipe.es else 'index_dir'}"
         )
     info: dict[str, Any] = {"location": str(where), "sources": list(sources)}
     total = open_reader(*sources).total()
@@ -285,11 +288,11 @@ def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     return h / 0xFFFFFFFF < holdout["fraction"]
 
 
-def _read_claims(recipe: Recipe) -> tuple[list[Claim], RowSummary]:
+def _read_claims(recipe: Recipe) -> tuple[list[Claim], SkipLog]:
     if not Path(recipe.claims).exists():
         raise InputError(f"claims file does not exist (recipe {recipe.path}, key claims"
                          f"{_looked(recipe, recipe.claims)})", path=recipe.claims)  # fmt: skip
-    summary = RowSummary()
+    summary = SkipLog()
     claims = []
     for claim in iter_claims(recipe.claims, summary):
         if recipe.split is not None and claim.extra.get("split") != recipe.split:

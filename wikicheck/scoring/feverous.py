@@ -40,7 +40,6 @@ from typing import Any
 from wikicheck.annotations import (
     Claim,
     Prediction,
-    RowSummary,
     iter_claims,
     iter_predictions,
     iter_rows,
@@ -51,6 +50,7 @@ from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import LABELS
 from wikicheck.scoring.labels import needs_label_only, score_labels_only
 from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS, recall_at_k
+from wikicheck.skips import SkipLog
 
 __all__ = [
     "K_VALUES",
@@ -362,6 +362,17 @@ def _gold_from_prediction_row(row: Any) -> tuple[Prediction, Claim]:
     return pred, gold
 
 
+def _inputs(log: SkipLog) -> dict[str, Any]:
+    """How a file read went, as ``inputs`` reports it (``rows`` kept, bad rows by kind)."""
+    return {
+        "rows": log.kept,
+        "skipped": log.skipped,
+        "header_skipped": log.header_skipped,
+        "reasons": log.reasons,
+        "examples": log.examples,
+    }
+
+
 def score_files(
     predictions_path: str | os.PathLike,
     gold_path: str | os.PathLike | None = None,
@@ -373,8 +384,8 @@ def score_files(
     ``evaluate.py`` input, where each row has ``label`` and ``evidence`` next to the
     predictions). Bad rows are skipped and reported under ``inputs`` (with file:line).
     """
-    pred_summary = RowSummary()
-    gold_summary = RowSummary()
+    pred_summary = SkipLog()
+    gold_summary = SkipLog()
     if gold_path is None:
         both = list(iter_rows(predictions_path, _gold_from_prediction_row, pred_summary))
         predictions = [p for p, _ in both]
@@ -397,7 +408,7 @@ def score_files(
             + (f"; first: {gold_summary.examples[0]})" if gold_summary.examples else ")"),
             path=os.fspath(gold_path),
         )
-    result["inputs"] = {"predictions": pred_summary.to_dict(), "gold": gold_summary.to_dict()}
+    result["inputs"] = {"predictions": _inputs(pred_summary), "gold": _inputs(gold_summary)}
     for name, summary in (("prediction", pred_summary), ("gold", gold_summary)):
         if summary.skipped and (name == "prediction" or gold_path is not None):
             result["notes"].append(f"{summary.skipped} bad {name} rows skipped (see inputs)")
