@@ -50,8 +50,11 @@ ABLATIONS: dict[str, dict] = {
     "dense-torch": dict(dense_backend="torch"),
     # the same dense pipeline ignoring precomputed vectors: every candidate encoded (cold)
     "dense-cold": dict(dense_vectors="none"),
-    # the dense candidates before issue 20 (30) vs the default (15), in the same run
+    "dense-cold-20": dict(dense_vectors="none", dense_candidates=20),
+    # fewer dense candidates than the default 30, in the same run (speed vs full evidence)
     "dense-30": dict(dense_candidates=30),
+    "dense-20": dict(dense_candidates=20),
+    "dense-15": dict(dense_candidates=15),
 }
 
 

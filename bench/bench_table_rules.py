@@ -27,7 +27,8 @@ from verifier.training.tablesets import tabfact_items  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
-    ap.add_argument("--tables", type=int, default=3000, help="train tables sampled (seed 0)")
+    ap.add_argument("--tables", type=int, default=3000, help="train tables sampled (0: all)")
+    ap.add_argument("--seed", type=int, default=0, help="which sample of tables")
     ap.add_argument("--part", default="train", help="TabFact part (train, val_train)")
     ap.add_argument("--examples", type=int, default=0, help="print this many programs per op")
     ap.add_argument(
@@ -37,7 +38,7 @@ def main() -> None:
     items = tabfact_items(Path(args.data_dir), args.part)
     names = sorted({it.key for it in items})
     if args.tables and args.tables < len(names):
-        names = set(random.Random(0).sample(names, args.tables))
+        names = set(random.Random(args.seed).sample(names, args.tables))
     chosen = [it for it in items if it.key in names]
     fired, right, shown = Counter(), Counter(), Counter()
     by_label: dict[str, dict[str, dict[str, int]]] = {}

@@ -126,8 +126,19 @@ def main() -> None:
         probs = v.predict_pairs([e.claim for e in exs], [e.evidence for e in exs], args.batch_size)
         secs = time.perf_counter() - start
         two = name in TWO_WAY
-        three = [LABELS.index(three_way_label(dict(zip(LABELS, p)), v.nei_margin)) for p in probs]
-        pred = [(0 if p[0] >= p[1] else 1) for p in probs] if two else three
+        items = list(tablesets.items_of(name, data_dir)) if name in evalsets.TABLE_SETS else []
+        items = [items[i] for i in keep] if items else []
+        # the checkpoint's SUPPORTS threshold where the evidence is table cells only
+        cut = [v.supports_threshold(it.table) for it in items] or [0.5] * len(probs)
+        three = [
+            LABELS.index(three_way_label(dict(zip(LABELS, p)), v.nei_margin, t))
+            for p, t in zip(probs, cut, strict=True)
+        ]
+        pred = (
+            [(0 if p[0] >= t * (p[0] + p[1]) else 1) for p, t in zip(probs, cut, strict=True)]
+            if two
+            else three
+        )
         gold = [LABELS.index(e.label) for e in exs]
         res = scores(pred, gold, 2 if two else 3)
         res |= {
@@ -140,13 +151,12 @@ def main() -> None:
             "device": str(v.device),
             "max_length": v.max_length,
             "nei_margin": v.nei_margin,
+            "table_threshold": v.table_threshold,
             "predicted": {LABELS[k]: pred.count(k) for k in sorted(set(pred))},
         }
         if name in DECIDED:
             res["three_way_output"] = scores(three, gold, 2)
             res["three_way_output"]["nei_predicted"] = three.count(2)
-        items = list(tablesets.items_of(name, data_dir)) if name in evalsets.TABLE_SETS else []
-        items = [items[i] for i in keep] if items else []
         if name.startswith("tabfact_") and items:
             channel = tabfact_channels(data_dir, [it.key for it in items])
             res["accuracy_by_channel"] = {

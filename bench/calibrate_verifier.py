@@ -5,6 +5,9 @@ config.json (``--write``); nothing here reads a set that is reported as a result
   beat the other labels. Chosen to maximise the mean 3-way accuracy of the FEVEROUS-S *training*
   claims with their gold evidence (which decides every one of them: the setting where NOT ENOUGH
   INFO is always wrong) and an InfoTabs *train* sample (where neutral is a real class).
+- ``wikicheck_table_threshold`` (``verifier.model.Verifier.supports_threshold``): the share of
+  SUPPORTS + REFUTES that SUPPORTS needs when the evidence is table cells only, chosen first on
+  TabFact val's *training half* (the model alone), to correct the checkpoint's lean there.
 - ``wikicheck_executor_margin`` (``verifier.tables.combine``): how much more confident than the
   model the table executor must be to override it. Chosen on TabFact val's *training half* (the
   tables never trained on by phase 9 and never reported); when no margin beats the model alone,
@@ -23,13 +26,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.model import DEFAULT_MODEL, Verifier, three_way_label  # noqa: E402
+from verifier.model import (  # noqa: E402
+    DEFAULT_MODEL,
+    Verifier,
+    is_table_evidence,
+    three_way_label,
+)
 from verifier.tables import combine, execute  # noqa: E402
 from verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
 from wikicheck.model import LABELS, REFUTES, SUPPORTS  # noqa: E402
 
 NEI_MARGINS = [round(-0.1 + 0.05 * i, 2) for i in range(19)]  # -0.1 .. 0.8
 EXECUTOR_MARGINS = [-1.0, -0.5, -0.3, -0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.2, 0.3]
+TABLE_THRESHOLDS = [round(0.4 + 0.01 * i, 2) for i in range(31)]  # 0.40 .. 0.70
 
 
 def _accuracy(pred: list[str], gold: list[str]) -> float:
@@ -65,6 +74,7 @@ def nei_margin(v: Verifier, data_dir: Path, infotabs: int) -> dict:
 
 
 def executor_margin(v: Verifier, data_dir: Path, limit: int) -> dict:
+    """The table threshold, then the executor margin, on TabFact val's training half."""
     items = list(tablesets.items_of("tabfact_val_train", data_dir))
     exs = evalsets.build_eval("tabfact_val_train", data_dir, v.tokenizer, v.max_length)
     keep = list(range(len(items)))
@@ -72,7 +82,17 @@ def executor_margin(v: Verifier, data_dir: Path, limit: int) -> dict:
         keep = sorted(random.Random(0).sample(keep, limit))
     probs = v.predict_pairs([exs[i].claim for i in keep], [exs[i].evidence for i in keep])
     gold = [items[i].label for i in keep]
-    model = [SUPPORTS if p[0] >= p[1] else REFUTES for p in probs]
+    tables = [is_table_evidence(items[i].table) for i in keep]
+
+    def model_labels(threshold: float) -> list[str]:
+        return [
+            SUPPORTS if p[0] >= (threshold if table else 0.5) * (p[0] + p[1]) else REFUTES
+            for p, table in zip(probs, tables, strict=True)
+        ]
+
+    by_threshold = {t: round(_accuracy(model_labels(t), gold), 4) for t in TABLE_THRESHOLDS}
+    threshold = max(TABLE_THRESHOLDS, key=lambda t: (by_threshold[t], -abs(t - 0.5)))
+    model = model_labels(threshold)
     verdicts = [execute(items[i].claim, items[i].table) for i in keep]
     table = {"off": round(_accuracy(model, gold), 4)}
     for m in EXECUTOR_MARGINS:
@@ -85,8 +105,10 @@ def executor_margin(v: Verifier, data_dir: Path, limit: int) -> dict:
     helps = table[str(best)] > table["off"]
     return {
         "margin": best if helps else None,
+        "table_threshold": threshold,
         "n": len(keep),
         "answered": sum(vd is not None for vd in verdicts),
+        "accuracy_by_threshold": {str(t): a for t, a in by_threshold.items()},
         "accuracy_by_margin": table,
     }
 
@@ -117,9 +139,11 @@ def main() -> None:
     )
     print(json.dumps(result), flush=True)
     if args.write:
-        keys = {"nei": ("margin", "n"), "executor": ("margin", "n", "answered")}
+        keys = {"nei": ("margin", "n"), "executor": ("margin", "table_threshold", "n", "answered")}
         for name, found in result.items():
             config[f"wikicheck_{name}_margin"] = found["margin"]
+            if name == "executor":
+                config["wikicheck_table_threshold"] = found["table_threshold"]
             recorded[name] = {k: found[k] for k in keys[name]} | {"command": command}
         config["wikicheck_calibration"] = recorded
         path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")

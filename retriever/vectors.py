@@ -1,7 +1,7 @@
 """Precomputed element vectors on disk: written once by ``wikicheck embed``, looked up by id.
 
-Why: on 2 CPU cores MiniLM encodes ~200 element texts/s, so scoring ~40 fresh candidates per
-claim caps dense re-ranking near 5 claims/s. Encoding every element once at index time (on a
+Why: on 2 CPU cores MiniLM (int8) encodes ~350-400 element texts/s, so scoring ~26 fresh
+candidates per claim caps dense re-ranking near 15-20 claims/s. Encoding every element once at index time (on a
 GPU for a whole dump) turns query-time dense scoring into a lookup.
 
 Layout of a vectors directory (engine-independent: keyed by element id, so it serves a Tantivy

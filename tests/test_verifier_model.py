@@ -264,6 +264,35 @@ def test_three_way_label_needs_the_nei_margin():
     assert three_way_label({SUPPORTS: 0.2, REFUTES: 0.5, NEI: 0.3}, -0.5) == NEI
 
 
+def test_supports_threshold_moves_the_boundary_between_supports_and_refutes():
+    from verifier.model import three_way_label
+
+    leaning = {SUPPORTS: 0.55, REFUTES: 0.44, NEI: 0.01}
+    assert three_way_label(leaning) == SUPPORTS
+    assert three_way_label(leaning, 0.0, 0.56) == REFUTES  # 0.55 / 0.99 = 0.556 < 0.56
+    assert three_way_label(leaning, 0.0, 0.55) == SUPPORTS
+    assert three_way_label({SUPPORTS: 0.1, REFUTES: 0.1, NEI: 0.8}, 0.2, 0.9) == NEI
+
+
+def test_table_evidence_is_cells_of_a_non_infobox_table_only():
+    from dataclasses import replace
+
+    from verifier.model import is_table_evidence
+    from wikicheck.model import Evidence
+
+    page = _table_page()
+    cells = [e for e in page if e.type == "cell"]
+    sentence = next(e for e in page if e.type == "sentence")
+    caption = Element(
+        id="T_table_caption_0", page="T", type="table_caption", text="Ages", position=1
+    )
+    assert is_table_evidence(cells + [caption])
+    assert is_table_evidence([Evidence(c) for c in cells])  # retrieved evidence too
+    assert not is_table_evidence(cells + [sentence])
+    assert not is_table_evidence([replace(c, table_type="infobox") for c in cells])
+    assert not is_table_evidence([])
+
+
 def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
     import json
 
@@ -278,6 +307,19 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
     v.nei_margin = 2.0  # NOT ENOUGH INFO can never win by 2: every verdict is S or R
     preds = v.predict([("Bob is 40.", _table_page())] * 3, labels=3)
     assert all(p.label in (SUPPORTS, REFUTES) for p in preds)
+    assert plain.table_threshold == 0.5
+    config["wikicheck_table_threshold"] = 0.99
+    (path / "config.json").write_text(json.dumps(config))
+    strict = Verifier.load(path, device="cpu", max_length=32)
+    cells = [e for e in _table_page() if e.type == "cell"]
+    assert strict.supports_threshold(cells) == 0.99
+    assert strict.supports_threshold(_table_page()) == 0.5  # a sentence too: the plain boundary
+    [table] = strict.predict([("Bob is 40.", cells)], labels=2)
+    p = table.probabilities
+    assert table.label == (
+        SUPPORTS if p[SUPPORTS] >= 0.99 * (p[SUPPORTS] + p[REFUTES]) else REFUTES
+    )
+    assert table.label == REFUTES  # a tiny random model is never 99% sure
 
 
 def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):

@@ -39,7 +39,12 @@ __all__ = [
 
 ID2LABEL = dict(enumerate(LABELS))
 LABEL2ID = {v: k for k, v in ID2LABEL.items()}
-CALIBRATED_KEYS = ("wikicheck_executor_margin", "wikicheck_nei_margin", "wikicheck_calibration")
+CALIBRATED_KEYS = (
+    "wikicheck_executor_margin",
+    "wikicheck_nei_margin",
+    "wikicheck_table_threshold",
+    "wikicheck_calibration",
+)
 
 
 def base_model_path() -> str:
