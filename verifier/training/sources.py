@@ -16,7 +16,7 @@ import json
 import os
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -159,49 +159,49 @@ def snli(data_dir: Path, split: str, tok: Any, max_length: int) -> list[Example]
     ]
 
 
-def vitaminc(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
-    path = data_dir / "nli" / "vitaminc" / "vitaminc_real_test.jsonl.gz"
+def _sentence_pairs(
+    path: Path,
+    source: str,
+    tok: Any,
+    max_length: int,
+    title: Callable[[dict], str],
+    evidence_key: str = "evidence",
+) -> list[Example]:
+    """(claim, one evidence sentence) -> label rows of the FEVER-style NLI sets."""
     return [
         pair(
             _detok(r["claim"]),
-            [_sentence(r["page"], _detok(r["evidence"]))],
+            [_sentence(title(r), _detok(r[evidence_key]))],
             r["label"],
-            "vitaminc_real",
+            source,
             tok,
             max_length,
         )
         for r in jsonl(path)
     ]
+
+
+def vitaminc(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
+    path = data_dir / "nli" / "vitaminc" / "vitaminc_real_test.jsonl.gz"
+    return _sentence_pairs(path, "vitaminc_real", tok, max_length, lambda r: r["page"])
 
 
 def fever_symmetric(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
     path = data_dir / "nli" / "fever-symmetric" / "v0.1_fever_symmetric_full.jsonl"
-    return [
-        pair(
-            _detok(r["claim"]),
-            [_sentence("", _detok(r["evidence_sentence"]))],
-            r["label"],
-            "fever_symmetric_v0.1",
-            tok,
-            max_length,
-        )
-        for r in jsonl(path)
-    ]
+    return _sentence_pairs(
+        path, "fever_symmetric_v0.1", tok, max_length, lambda r: "", "evidence_sentence"
+    )
 
 
 def fever2_adversarial(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
     path = data_dir / "nli" / "fever-rte" / "fever2_adversarial_test.jsonl"
-    return [
-        pair(
-            _detok(r["claim"]),
-            [_sentence(_detok(str(r.get("page", "")).replace("_", " ")), _detok(r["evidence"]))],
-            r["label"],
-            "fever2_adversarial",
-            tok,
-            max_length,
-        )
-        for r in jsonl(path)
-    ]
+    return _sentence_pairs(
+        path,
+        "fever2_adversarial",
+        tok,
+        max_length,
+        lambda r: _detok(str(r.get("page", "")).replace("_", " ")),
+    )
 
 
 def fm2(data_dir: Path, tok: Any, max_length: int) -> list[Example]:
