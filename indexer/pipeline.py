@@ -332,22 +332,59 @@ def _start_pool(workers: int, encode: Callable | None):
     return ctx.Pool(workers, initializer=_init_worker, initargs=(encode, True))
 
 
+class _StopRequest:
+    """Ctrl-C / SIGTERM while the pool runs: a request to stop, not an exception.
+
+    Why: a KeyboardInterrupt raised at an arbitrary point of the main thread can land inside
+    the pool's own bookkeeping, and ``Pool.terminate()`` after that could wait forever for a
+    queue lock. The first signal only sets ``requested``; the loop stops handing out work, the
+    pool finishes what it holds and closes, and the caller sees a KeyboardInterrupt at a safe
+    point. A second signal interrupts at once (the old behaviour, for the impatient).
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> _StopRequest:
+        try:
+            for s in (signal.SIGINT, signal.SIGTERM):
+                self._previous[s] = signal.signal(s, self._handle)
+        except ValueError:  # not the main thread: signals stay as they are
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for s, handler in self._previous.items():
+            signal.signal(s, handler)
+
+
 def _run_pool(chunks: Iterator, pool, workers: int, consume: Callable) -> None:
     window = workers * 3
-    try:
-        pending: deque = deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(_process_chunk, (chunk,)))
-            if len(pending) >= window:
+    with _StopRequest() as stop:
+        try:
+            pending: deque = deque()
+            for chunk in chunks:
+                if stop.requested:
+                    break
+                pending.append(pool.apply_async(_process_chunk, (chunk,)))
+                if len(pending) >= window:
+                    consume(pending.popleft().get())
+            while pending and not stop.requested:
                 consume(pending.popleft().get())
-        while pending:
-            consume(pending.popleft().get())
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+            pool.close()  # on a stop request the queued chunks finish; they are not consumed
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+    if stop.requested:
+        raise KeyboardInterrupt
 
 
 def _start_point(

@@ -62,6 +62,12 @@ def _index(corpus: Path, index_dir: Path, *extra: str, sig: int | None = None, a
         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     if sig is not None:
+        # The random moment counts from the store's creation, not from the process start: on a
+        # loaded machine start-up (imports) alone can outlast `after`, and a signal there is the
+        # generic interrupt path (test_any_command_interrupted_...), not an interrupted build.
+        deadline = time.monotonic() + HANG_S
+        while not index_dir.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         time.sleep(after)
         if sig == signal.SIGINT:  # the whole group, workers included, like a terminal's Ctrl-C
             os.killpg(proc.pid, sig)
@@ -88,7 +94,7 @@ def clean_stats(corpus, tmp_path_factory) -> dict:
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_index_exits_130_and_resumes_exactly(corpus, clean_stats, tmp_path, sig):
-    after = random.uniform(1.0, 4.0)  # a random moment: start-up, extraction or a commit
+    after = random.uniform(0.5, 3.0)  # a random moment of the build: extraction or a commit
     index_dir = tmp_path / "index"
     rc, out, err = _index(corpus, index_dir, sig=sig, after=after)
     if rc == 0:
@@ -125,3 +131,17 @@ def test_any_command_interrupted_exits_130_saying_what_was_kept(tmp_path, monkey
     assert result.exit_code == 130
     assert "interrupted: output written so far is kept" in result.stderr
     assert signal.getsignal(signal.SIGTERM) is before  # handlers restored after the command
+
+
+def test_a_first_signal_during_the_pool_is_a_stop_request_and_a_second_interrupts():
+    from indexer.pipeline import _StopRequest
+
+    before = signal.getsignal(signal.SIGTERM)
+    with _StopRequest() as stop:
+        os.kill(os.getpid(), signal.SIGTERM)  # handled between bytecodes, in this thread
+        time.sleep(0.01)
+        assert stop.requested  # no exception: the loop stops at its next safe point
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+    assert signal.getsignal(signal.SIGTERM) is before
