@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from verifier.focus import NO_FOCUS, ROWS_ONLY, FocusConfig  # noqa: E402
-from verifier.model import DEFAULT_MODEL, Verifier, three_way_label  # noqa: E402
+from verifier.model import DEFAULT_MODEL, Verifier, three_way_label, two_way_label  # noqa: E402
 from verifier.tables import combine, execute  # noqa: E402
 from verifier.train import scores  # noqa: E402
 from verifier.training import evalsets, tablesets  # noqa: E402
@@ -135,7 +135,10 @@ def main() -> None:
             for p, t in zip(probs, cut, strict=True)
         ]
         pred = (
-            [(0 if p[0] >= t * (p[0] + p[1]) else 1) for p, t in zip(probs, cut, strict=True)]
+            [
+                LABELS.index(two_way_label(dict(zip(LABELS, p)), t))
+                for p, t in zip(probs, cut, strict=True)
+            ]
             if two
             else three
         )

@@ -31,10 +31,11 @@ from verifier.model import (  # noqa: E402
     Verifier,
     is_table_evidence,
     three_way_label,
+    two_way_label,
 )
 from verifier.tables import combine, execute  # noqa: E402
 from verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
-from wikicheck.model import LABELS, REFUTES, SUPPORTS  # noqa: E402
+from wikicheck.model import LABELS  # noqa: E402
 
 NEI_MARGINS = [round(-0.1 + 0.05 * i, 2) for i in range(19)]  # -0.1 .. 0.8
 EXECUTOR_MARGINS = [-1.0, -0.5, -0.3, -0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.2, 0.3]
@@ -86,7 +87,7 @@ def executor_margin(v: Verifier, data_dir: Path, limit: int) -> dict:
 
     def model_labels(threshold: float) -> list[str]:
         return [
-            SUPPORTS if p[0] >= (threshold if table else 0.5) * (p[0] + p[1]) else REFUTES
+            two_way_label(dict(zip(LABELS, p, strict=True)), threshold if table else 0.5)
             for p, table in zip(probs, tables, strict=True)
         ]
 

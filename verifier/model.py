@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "map_labels",
     "three_way_label",
+    "two_way_label",
     "is_table_evidence",
     "two_way",
 ]
@@ -102,6 +103,12 @@ def three_way_label(
     s, r, n = probs.get(SUPPORTS, 0.0), probs.get(REFUTES, 0.0), probs.get(NEI, 0.0)
     if n - max(s, r) > nei_margin:
         return NEI
+    return two_way_label(probs, supports_threshold)
+
+
+def two_way_label(probs: dict[str, float], supports_threshold: float = 0.5) -> str:
+    """SUPPORTS when its share of SUPPORTS + REFUTES reaches ``supports_threshold``."""
+    s, r = probs.get(SUPPORTS, 0.0), probs.get(REFUTES, 0.0)
     return SUPPORTS if s >= supports_threshold * (s + r) else REFUTES
 
 
