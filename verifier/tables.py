@@ -101,6 +101,11 @@ class Verdict:
     program: str
 
 
+def _stem(word: str) -> str:
+    """A plural's singular, roughly: TabFact statements are lemmatised ("lap" under "laps")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 @dataclass
 class TableGrid:
     """One table's cells as lower-cased rows under column headers (what the programs read)."""
@@ -164,8 +169,9 @@ class TableGrid:
 
     def header_columns(self, words: set[str], numeric_only: bool = False) -> list[int]:
         """Columns whose header shares the most content words with the claim (ties kept)."""
+        stems = {_stem(w) for w in words}
         scored = [
-            (len((set(_tokens(h)) - _STOP) & words), c)
+            (len({_stem(w) for w in _tokens(h) if w not in _STOP} & stems), c)
             for c, h in self.headers.items()
             if not numeric_only or c in self.numeric
         ]
@@ -604,6 +610,39 @@ def _lookup(claim: _Claim, t: TableGrid) -> Verdict | None:
     return None
 
 
+def _match(claim: _Claim, t: TableGrid) -> Verdict | None:
+    """ "<value A> ... <value B>" (values of different columns): does one row hold them all?
+
+    Values named in one column together ("A and B be both in the second division") must each
+    share a row with the other columns' values. A stated number must be in a matching row.
+    """
+    if claim.words & (_MAX | _MIN | _MORE | _LESS | _TOTAL | _AVERAGE) or "than" in claim.words:
+        return None
+    rows_of = _rows_by_mention(claim, t)
+    by_col: dict[int, list[str]] = {}
+    for c, v in rows_of:
+        by_col.setdefault(c, []).append(v)
+    singles = [c for c, vs in by_col.items() if len(vs) == 1]
+    lists = [c for c, vs in by_col.items() if len(vs) > 1]
+    if not singles or len(singles) + len(lists) < 2:
+        return None
+    rows = set.intersection(*(rows_of[(c, by_col[c][0])] for c in singles))
+    where = " & ".join(f"{t.headers.get(c, c)} == {by_col[c][0]!r}" for c in singles)
+    for c in lists:
+        missing = [v for v in by_col[c] if not rows & rows_of[(c, v)]]
+        if missing:
+            program = f"rows({where}) hold no {t.headers.get(c, c)} == {missing[0]!r}"
+            return Verdict(REFUTES, "match", program)
+    if not rows:
+        return Verdict(REFUTES, "match", f"rows({where}) = []")
+    free = _free_numbers(claim, t)
+    held = {t.value(r, c) for r in rows for c in t.rows[r]}
+    if free and not all(n in held for n in free):
+        return None  # a number no matching row holds: undecided without its column
+    names = ", ".join(t.name(r) for r in sorted(rows))
+    return Verdict(SUPPORTS, "match", f"rows({where}) = [{names}]")
+
+
 #: The operations, in the order they are tried (the more specific first).
 OPS: dict[str, Callable[[_Claim, TableGrid], Verdict | None]] = {
     "ordinal": _ordinal,
@@ -615,12 +654,13 @@ OPS: dict[str, Callable[[_Claim, TableGrid], Verdict | None]] = {
     "count": _count,
     "same": _same,
     "lookup": _lookup,
+    "match": _match,
 }
 
 #: Negation words; the operations in ``_READS_NO_NEGATION`` would answer the claim without its
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
-_READS_NO_NEGATION = frozenset({"superlative", "count", "same", "lookup"})
+_READS_NO_NEGATION = frozenset({"superlative", "count", "same", "lookup", "match"})
 
 #: Where each (operation, label)'s right/fired counts on TabFact *train* are kept; written by
 #: ``bench/bench_table_rules.py --write`` (no model involved).
