@@ -130,8 +130,9 @@ def main() -> None:
         items = [items[i] for i in keep] if items else []
         # the checkpoint's SUPPORTS threshold where the evidence is table cells only
         cut = [v.supports_threshold(it.table) for it in items] or [0.5] * len(probs)
+        nei = v.sentence_nei_margin if name in evalsets.SENTENCE_SETS else v.nei_margin
         three = [
-            LABELS.index(three_way_label(dict(zip(LABELS, p)), v.nei_margin, t))
+            LABELS.index(three_way_label(dict(zip(LABELS, p)), nei, t))
             for p, t in zip(probs, cut, strict=True)
         ]
         pred = (
@@ -153,7 +154,7 @@ def main() -> None:
             "quantized": args.quantize,
             "device": str(v.device),
             "max_length": v.max_length,
-            "nei_margin": v.nei_margin,
+            "nei_margin": nei,
             "table_threshold": v.table_threshold,
             "predicted": {LABELS[k]: pred.count(k) for k in sorted(set(pred))},
         }

@@ -322,6 +322,34 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
     assert table.label == REFUTES  # a tiny random model is never 99% sure
 
 
+def test_sentence_evidence_gets_its_own_nei_margin(tmp_path):
+    import json
+
+    from verifier.model import is_sentence_evidence
+    from wikicheck.model import Evidence
+
+    page = _table_page()
+    sentences = [e for e in page if e.type == "sentence"]
+    cells = [e for e in page if e.type == "cell"]
+    assert is_sentence_evidence(sentences)
+    assert is_sentence_evidence([Evidence(s) for s in sentences])
+    assert not is_sentence_evidence(sentences + cells)
+    assert not is_sentence_evidence([])
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    config = json.loads((path / "config.json").read_text())
+    config |= {"wikicheck_nei_margin": -2.0}  # NOT ENOUGH INFO always wins
+    (path / "config.json").write_text(json.dumps(config))
+    shared = Verifier.load(path, device="cpu", max_length=32)
+    assert shared.nei_margin_for(sentences) == -2.0  # no sentence margin: the general one
+    config |= {"wikicheck_sentence_nei_margin": 2.0}  # ... never wins on sentences
+    (path / "config.json").write_text(json.dumps(config))
+    v = Verifier.load(path, device="cpu", max_length=32)
+    assert (v.nei_margin_for(sentences), v.nei_margin_for(cells)) == (2.0, -2.0)
+    on_sentences, on_cells = v.predict([("Bob is 40.", sentences), ("Bob is 40.", cells)])
+    assert on_sentences.label in (SUPPORTS, REFUTES)
+    assert on_cells.label == NEI
+
+
 def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(ModelError, match="HF_HUB_OFFLINE is set, so only models already in"):

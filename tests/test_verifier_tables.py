@@ -186,3 +186,57 @@ def test_lookup_checks_the_named_rows_value():
     assert _run("nick price score 72") == ("lookup", SUPPORTS)
     assert _run("nick price score 75") == ("lookup", REFUTES)
     assert _run("nick price play golf") is None  # nothing stated about the row
+
+
+GAMES = table_elements(
+    "season",
+    [
+        ["date", "opponent", "venue", "laps", "grid", "attendance"],
+        ["august 4", "hawks", "home", "15", "13", "42100"],
+        ["august 9", "bears", "away", "14", "9", "38000"],
+        ["august 16", "lions", "home", "12", "2", "51000"],
+        ["august 23", "hawks", "away", "12", "5", "47000"],
+        ["august 30", "hawks", "home", "11", "7", "39000"],
+    ],
+)
+
+
+def test_lookup_reads_numbers_outside_the_cells_that_name_the_row():
+    # "4" belongs to the cell "august 4" that names the row; 42100 is the stated value
+    assert execute("the attendance for the game on august 4 be 42100", GAMES).label == SUPPORTS
+    refuted = execute("the attendance for the game on august 4 be 42949", GAMES)
+    assert (refuted.op, refuted.label) == ("lookup", REFUTES)
+    assert refuted.program == "attendance[august 4] = 42100; claimed 42949"
+
+
+def test_lookup_finds_every_stated_number_in_the_named_row():
+    verdict = execute("when the grid be 9 the opponent be the bears with lap of 14", GAMES)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "row[bears] holds 9, 14; claimed 9, 14"
+    # one number the row does not hold: no column to refute it in, so undecided
+    assert execute("when the grid be 9 the opponent be the bears with lap of 15", GAMES) is None
+    # a relation to the value, not the value: "before 14" is not "14"
+    assert execute("the bears game be before lap 14 on grid 9", GAMES) is None
+
+
+def test_negated_claims_get_no_answer_from_operations_that_ignore_the_negation():
+    assert _run("tiger woods be from usa") == ("lookup", SUPPORTS)
+    assert _run("tiger woods be not from usa") is None
+    assert _run("nick price do not have the highest score") is None
+
+
+def test_superlative_within_the_rows_a_condition_names():
+    # the lions (home) have the highest attendance overall; among the away games the hawks do
+    assert execute("the lions have the highest attendance", GAMES).label == SUPPORTS
+    verdict = execute("the bears have the highest attendance of the away game", GAMES)
+    assert verdict.label == REFUTES
+    assert verdict.program == "argmax(attendance) among 2 rows = hawks; named: bears"
+
+
+def test_superlative_of_how_often_a_value_occurs():
+    verdict = execute("the hawks be the opponent the most", GAMES)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert verdict.program == "most_often(opponent) = hawks (3); named 'hawks' (3)"
+    assert execute("the hawks be the opponent the least", GAMES).label == REFUTES
+    # "at least" is a count's bound, not a superlative
+    assert execute("the hawks be the opponent at least 3 time", GAMES).op == "count"

@@ -29,6 +29,7 @@ __all__ = [
     "three_way_label",
     "two_way_label",
     "is_table_evidence",
+    "is_sentence_evidence",
     "two_way",
 ]
 
@@ -130,6 +131,19 @@ def is_table_evidence(evidence: Sequence[Element | Evidence]) -> bool:
     )
 
 
+def is_sentence_evidence(evidence: Sequence[Element | Evidence]) -> bool:
+    """Whether the evidence is Wikipedia sentences only.
+
+    Why this kind gets its own NOT ENOUGH INFO margin: on gold sentences the checkpoint still
+    answers NOT ENOUGH INFO for claims that add a false detail (FEVEROUS calls them REFUTES),
+    while unrelated sentences (retrieval that missed the page) are recognised as undecided with a
+    wide lead; one margin shared with infoboxes, where neutral is a real and subtle class, fits
+    neither (``bench/calibrate_verifier.py``).
+    """
+    elements = [getattr(e, "element", e) for e in evidence]
+    return bool(elements) and all(isinstance(e, Element) and e.type == "sentence" for e in elements)
+
+
 @dataclass(slots=True)
 class Prediction:
     """A verdict, the probability of each of the three labels, and the evidence in the window."""
@@ -175,9 +189,17 @@ class Verifier:
         self.executor_margin: float | None = float(margin) if margin is not None else None
         #: How much NOT ENOUGH INFO must beat the other labels by (``three_way_label``).
         self.nei_margin = float(getattr(config, "wikicheck_nei_margin", 0.0) or 0.0)
+        #: The same on sentence-only evidence (``wikicheck_sentence_nei_margin``; chosen on
+        #: FEVEROUS-S training claims); the general margin where a checkpoint records none.
+        sentence = getattr(config, "wikicheck_sentence_nei_margin", None)
+        self.sentence_nei_margin = self.nei_margin if sentence is None else float(sentence)
         #: SUPPORTS' share needed when the evidence is table cells only (``is_table_evidence``;
         #: ``wikicheck_table_threshold``, chosen on TabFact val's training half); 0.5 elsewhere.
         self.table_threshold = float(getattr(config, "wikicheck_table_threshold", 0.5) or 0.5)
+
+    def nei_margin_for(self, evidence: Sequence[Element | Evidence]) -> float:
+        """How much NOT ENOUGH INFO must win by on this evidence."""
+        return self.sentence_nei_margin if is_sentence_evidence(evidence) else self.nei_margin
 
     def supports_threshold(self, evidence: Sequence[Element | Evidence]) -> float:
         """The share of SUPPORTS + REFUTES that SUPPORTS needs on this evidence."""
@@ -294,6 +316,8 @@ class Verifier:
                 dist = two_way(dist)
             elif not evidence:  # nothing to read: NOT ENOUGH INFO, not a guess from the claim
                 dist = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}
-            label = three_way_label(dist, self.nei_margin, self.supports_threshold(evidence))
+            label = three_way_label(
+                dist, self.nei_margin_for(evidence), self.supports_threshold(evidence)
+            )
             preds.append(Prediction(label, dist, lin.used, lin.dropped))
         return preds

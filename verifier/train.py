@@ -42,6 +42,7 @@ LABEL2ID = {v: k for k, v in ID2LABEL.items()}
 CALIBRATED_KEYS = (
     "wikicheck_executor_margin",
     "wikicheck_nei_margin",
+    "wikicheck_sentence_nei_margin",
     "wikicheck_table_threshold",
     "wikicheck_calibration",
 )

@@ -13,13 +13,16 @@ from typing import Any
 from verifier.training import sources, tablesets
 from verifier.training.sources import Example
 
-__all__ = ["EVAL_SETS", "TABLE_SETS", "build_eval"]
+__all__ = ["EVAL_SETS", "SENTENCE_SETS", "TABLE_SETS", "build_eval"]
 
 #: Sets the bench scores by default.
 EVAL_SETS = ("feverous_s_heldout", "infotabs_dev", "tabfact_val_heldout", "snli_test")
 #: Sets of (claim, gold table) items, where the table executor can also answer.
 #: ``tabfact_val_train`` is a tuning set (the executor margin is chosen there), never reported.
 TABLE_SETS = ("infotabs_dev", "tabfact_val_heldout", "semtab_dev", "tabfact_val_train")
+#: Sets whose evidence is Wikipedia sentences (``verifier.model.is_sentence_evidence``): the
+#: verifier reads them with its sentence NOT ENOUGH INFO margin. SNLI premises are not.
+SENTENCE_SETS = ("feverous_s_heldout",)
 
 
 def _table_set(name: str) -> Callable[..., list[Example]]:
