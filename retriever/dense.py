@@ -298,6 +298,17 @@ class DenseReranker:
 
     def embed_elements(self, elements: Sequence[Element]) -> np.ndarray:
         """Vectors for ``elements`` (cached or precomputed ones reused; the rest encoded)."""
+        return self.embed(elements)[0]
+
+    def embed(
+        self, elements: Sequence[Element], claims: Sequence[str] = ()
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Vectors for ``elements`` (as :meth:`embed_elements`) and for ``claims``.
+
+        The element texts left to encode and the claims go to the encoder in **one** call:
+        one set of length-sorted batches spread over its threads instead of two calls each
+        ending with a thread waiting for the other's last batch.
+        """
         vecs: list[np.ndarray | None] = []
         missing: list[int] = []
         with self._lock:
@@ -314,8 +325,10 @@ class DenseReranker:
                 vecs[i] = stored[j]
             self.looked_up += len(stored)
             missing = [i for i, ok in zip(missing, found) if not ok]
-        if missing:
-            new = self.encoder.encode([element_text(elements[i]) for i in missing])
+        claim_vecs = np.zeros((0, self.encoder.dim), dtype=np.float32)
+        if missing or claims:
+            both = self.encoder.encode([element_text(elements[i]) for i in missing] + [*claims])
+            new, claim_vecs = both[: len(missing)], both[len(missing) :]
             self.encoded += len(missing)
             with self._lock:
                 for j, i in enumerate(missing):
@@ -325,8 +338,8 @@ class DenseReranker:
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         if not vecs:
-            return np.zeros((0, 384), dtype=np.float32)
-        return np.stack(vecs)  # type: ignore[arg-type]
+            return np.zeros((0, self.encoder.dim), dtype=np.float32), claim_vecs
+        return np.stack(vecs), claim_vecs  # type: ignore[arg-type]
 
     # -- persistence: a warm cache survives between runs over the same index -----------------
     def save(self, path: str | os.PathLike) -> int:

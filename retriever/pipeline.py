@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from indexer.stores.base import Hit, Store
 from retriever.cells import select_evidence
 from retriever.claim import ClaimAnalysis, analyze_claims
@@ -140,12 +138,22 @@ class Retriever:
         """Evidence for many claims, stage by stage across the batch.
 
         spaCy analyses every claim in one pass; the lexical stages run per claim; then the
-        encoder sees the claims and the dense candidates of *all* claims at once (each distinct
-        element once, in length-sorted batches), which is where batching pays.
+        encoder sees the claims and the dense candidates of *all* claims in one call (each
+        distinct element once, in length-sorted batches), which is where batching pays.
         Per-claim timings of the batched stages are their batch time divided by the claims.
+
+        Measured and left out: overlapping one chunk's lexical stages with the previous
+        chunk's encoding in a second thread gained nothing on 2 cores (the encoder's threads
+        already keep both busy; ``docs/performance.md``).
         """
         if ids is None:
             ids = [None] * len(claims)
+        return self._rank(*self._candidates(claims, ids))
+
+    def _candidates(
+        self, claims: Sequence[str], ids: Sequence[int | str | None]
+    ) -> tuple[list[RetrievalResult], list[list[Evidence]]]:
+        """Claim analysis and the lexical stages: each claim's result and fused candidates."""
         n = max(len(claims), 1)
         t0 = time.perf_counter()
         analyses = analyze_claims(list(claims))
@@ -154,24 +162,23 @@ class Retriever:
             RetrievalResult(claim=text, id=cid, analysis=analysis, timings={"analysis": t_an})
             for text, cid, analysis in zip(claims, ids, analyses)
         ]
-        cands = [self._lexical(res, res.analysis) for res in results]
-        if self.config.dense and claims:
-            t1 = time.perf_counter()
-            claim_vecs = self.reranker.embed_claims(list(claims))
-            t_enc = (time.perf_counter() - t1) / n
-            t2 = time.perf_counter()
-            self._dense(cands, claim_vecs)
-            t_dense = (time.perf_counter() - t2) / n
+        return results, [self._lexical(res, res.analysis) for res in results]
+
+    def _rank(
+        self, results: list[RetrievalResult], cands: list[list[Evidence]]
+    ) -> list[RetrievalResult]:
+        """Dense re-ranking of the candidates (if on) and the evidence selection."""
+        if self.config.dense and results:
+            t = time.perf_counter()
+            self._dense(cands, [res.claim for res in results])
+            t_dense = (time.perf_counter() - t) / len(results)
             for res in results:
-                res.timings["dense.claim"] = t_enc
                 res.timings["dense"] = t_dense
         for res, claim_cands in zip(results, cands):
             t = time.perf_counter()
             res.evidence = select_evidence(claim_cands, res.analysis, self.config)
             res.timings["select"] = time.perf_counter() - t
-            res.timings["total"] = sum(
-                v for k, v in res.timings.items() if "." not in k or k == "dense.claim"
-            )
+            res.timings["total"] = sum(v for k, v in res.timings.items() if "." not in k)
         return results
 
     def iter_retrieve(
@@ -236,10 +243,11 @@ class Retriever:
         out.sort(key=lambda e: -e.score)
         return out
 
-    def _dense(self, cands: list[list[Evidence]], claim_vecs: np.ndarray) -> None:
+    def _dense(self, cands: list[list[Evidence]], claims: Sequence[str]) -> None:
         """Add ``w_dense * cosine`` to each claim's best ``dense_candidates`` (others: 0).
 
-        The elements of all claims are embedded in one call, each distinct element once.
+        The claims and the elements of all claims are embedded in one call, each distinct
+        element once.
         """
         c = self.config
         tops = [claim_cands[: c.dense_candidates] for claim_cands in cands]
@@ -250,9 +258,7 @@ class Retriever:
                 if ev.element.id not in row:
                     row[ev.element.id] = len(elements)
                     elements.append(ev.element)
-        if not elements:
-            return
-        vecs = self.reranker.embed_elements(elements)
+        vecs, claim_vecs = self.reranker.embed(elements, claims)
         for top, claim_cands, claim_vec in zip(tops, cands, claim_vecs):
             if not top:
                 continue

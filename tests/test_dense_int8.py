@@ -151,6 +151,25 @@ def test_element_cache_returns_the_fresh_vectors_and_encodes_once() -> None:
     assert reranker.encoded == 4
 
 
+def test_elements_and_claims_are_encoded_in_one_call(monkeypatch) -> None:
+    """``embed`` sends the uncached element texts and the claims to the encoder together and
+    gives each back its own vector (the same as encoding it alone)."""
+    enc = load_encoder("onnx")
+    reranker = DenseReranker(enc)
+    els = [_element(i, t) for i, t in enumerate(["Bern is a city.", "The Aare is long."])]
+    claims = ["Bern is the capital.", "The Aare flows through Bern and Thun."]
+    reranker.embed_elements(els[:1])  # cached: not sent again
+    calls: list[list[str]] = []
+    encode = enc.encode
+    monkeypatch.setattr(enc, "encode", lambda texts: calls.append(list(texts)) or encode(texts))
+    vecs, claim_vecs = reranker.embed(els, claims)
+    assert calls == [[element_text(els[1]), *claims]]
+    np.testing.assert_array_equal(vecs, encode([element_text(e) for e in els]))
+    np.testing.assert_array_equal(claim_vecs, encode(claims))
+    none, only_claims = reranker.embed([], claims)
+    assert none.shape == (0, 384) and only_claims.shape == (2, 384)
+
+
 def test_an_interrupted_encode_stops_its_worker_threads(monkeypatch) -> None:
     """Ctrl-C during `wikicheck embed` reaches the thread waiting on the pool; the workers must
     not go on encoding the rest of a flush (8,192 texts) before the process can exit."""

@@ -191,6 +191,33 @@ def test_dense_batch_equals_single_and_encodes_each_element_once(store) -> None:
     assert batched.reranker.encoded >= len(distinct)
 
 
+def test_a_batch_is_one_encoder_call_and_equals_one_claim_at_a_time(store, monkeypatch) -> None:
+    """The claims and the dense candidates of every claim of a batch go to the encoder in one
+    call; evidence, scores, order and ids are those of one claim at a time."""
+    cfg = RetrieverConfig(dense_backend="onnx")
+    claims = [
+        "The Aare is 295 kilometres long.",
+        "Bern is the capital of Switzerland.",
+        "Robbie McEwen won stage 1 of the 2006 Tour de France.",
+        "Harriet Shing is a Labor member of the Victorian Legislative Council.",
+    ]
+    batched = Retriever(store, cfg)
+    calls: list[list[str]] = []
+    encode = batched.reranker.encoder.encode
+    monkeypatch.setattr(
+        batched.reranker.encoder, "encode", lambda texts: calls.append(texts) or encode(texts)
+    )
+    results = batched.retrieve_batch(claims, ids=list(range(10, 14)))
+    assert len(calls) == 1 and calls[0][-len(claims) :] == claims
+    assert [r.id for r in results] == list(range(10, 14))
+    single = Retriever(store, cfg.replace(dense_cache_size=0))
+    for claim, res in zip(claims, results):
+        one = single.retrieve(claim)
+        assert res.predicted_evidence == one.predicted_evidence
+        assert [e.score for e in res.evidence] == pytest.approx([e.score for e in one.evidence])
+        assert 0 < res.timings["dense"] <= res.timings["total"]
+
+
 def test_onnx_encoder_pads_per_batch_and_encodes_duplicates_once() -> None:
     """A text's vector does not depend on its batch-mates (length-bucketed padding) and a
     repeated text comes back in every position asked for."""
