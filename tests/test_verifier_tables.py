@@ -62,7 +62,9 @@ def test_count_reads_more_than_at_least_and_fewer_than():
     assert _run("usa appear more than 1 time") == ("count", SUPPORTS)
     assert _run("usa appear more than 2 time") == ("count", REFUTES)
     assert _run("usa appear at least 2 time") == ("count", SUPPORTS)
-    assert _run("zimbabwe appear fewer than 2 time") == ("count", SUPPORTS)
+    assert _run("usa appear fewer than 3 time") == ("count", SUPPORTS)
+    # a bound that one row meets: TabFact train statements of that shape were right half the time
+    assert _run("zimbabwe appear fewer than 2 time") is None
     assert execute("usa appear more than 2 time", CELLS).program.endswith("claimed > 2")
 
 
@@ -174,7 +176,16 @@ def test_aggregate_words_that_name_a_column_or_rows_are_not_aggregates():
 
 def test_all_needs_a_quantifier_phrase():
     assert _run("all of the player be from usa") == ("all", REFUTES)
-    assert _run("out of all player , nick price be from zimbabwe") is None
+    # without "all of the" it is no quantifier: one named row's values decide it
+    assert _run("out of all player , nick price be from zimbabwe") == ("match", SUPPORTS)
+
+
+def test_match_needs_one_row_to_hold_every_named_value():
+    assert _run("tiger woods and vijay singh be both from usa") == ("match", SUPPORTS)
+    verdict = execute("tiger woods and ernie els be both from usa", CELLS)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program == "rows(country == 'usa') hold no player == 'ernie els'"
+    assert _run("tiger woods represent usa before ernie els") is None  # an order, not a match
 
 
 def test_lookup_checks_the_named_rows_value():

@@ -407,7 +407,7 @@ def _count(claim: _Claim, t: TableGrid) -> Verdict | None:
     # that a single row satisfies
     if len(counts) > 1 and not (hit and n > 1):
         return None
-    if n > 1 and all(w == 1 for _, w in wanted):
+    if n > 1 and all(r == "=" and w == 1 for r, w in wanted):
         return None
     if n == 1 and hit and all(w != 1 for _, w in wanted):
         return None
@@ -613,34 +613,59 @@ def _lookup(claim: _Claim, t: TableGrid) -> Verdict | None:
 def _match(claim: _Claim, t: TableGrid) -> Verdict | None:
     """ "<value A> ... <value B>" (values of different columns): does one row hold them all?
 
-    Values named in one column together ("A and B be both in the second division") must each
-    share a row with the other columns' values. A stated number must be in a matching row.
+    A value found in several columns may be in any of them; a value inside a longer named value
+    ("finland" in "tps (finland)") is that value's part, not a condition of its own. Values named
+    in one column together ("A and B be both in the second division") must each share a row with
+    the other values. A stated number must be in a matching row.
     """
-    if claim.words & (_MAX | _MIN | _MORE | _LESS | _TOTAL | _AVERAGE) or "than" in claim.words:
+    if claim.words & (_MAX | _MIN | _MORE | _LESS | _TOTAL | _AVERAGE | _ORDER) or (
+        "than" in claim.words
+    ):
         return None
     rows_of = _rows_by_mention(claim, t)
-    by_col: dict[int, list[str]] = {}
+    columns: dict[str, set[int]] = {}
     for c, v in rows_of:
-        by_col.setdefault(c, []).append(v)
-    singles = [c for c, vs in by_col.items() if len(vs) == 1]
-    lists = [c for c, vs in by_col.items() if len(vs) > 1]
+        columns.setdefault(v, set()).add(c)
+    texts = {v: _tokens(v) for v in columns}
+    values = [
+        v
+        for v in columns
+        if not any(w != v and len(texts[w]) > len(texts[v]) and _contains(texts[w], texts[v])
+                   for w in columns)
+    ]  # fmt: skip
+    rows = {v: set().union(*(rows_of[(c, v)] for c in columns[v])) for v in values}
+    by_col: dict[int, list[str]] = {}
+    for v in values:
+        if len(columns[v]) == 1:
+            by_col.setdefault(next(iter(columns[v])), []).append(v)
+    lists = [vs for vs in by_col.values() if len(vs) > 1]
+    listed = {v for vs in lists for v in vs}
+    singles = [v for v in values if v not in listed]
     if not singles or len(singles) + len(lists) < 2:
         return None
-    rows = set.intersection(*(rows_of[(c, by_col[c][0])] for c in singles))
-    where = " & ".join(f"{t.headers.get(c, c)} == {by_col[c][0]!r}" for c in singles)
-    for c in lists:
-        missing = [v for v in by_col[c] if not rows & rows_of[(c, v)]]
+    matching = set.intersection(*(rows[v] for v in singles))
+    where = " & ".join(f"{_where(t, columns[v])} == {v!r}" for v in singles)
+    for vs in lists:
+        missing = [v for v in vs if not matching & rows[v]]
         if missing:
-            program = f"rows({where}) hold no {t.headers.get(c, c)} == {missing[0]!r}"
+            program = f"rows({where}) hold no {_where(t, columns[missing[0]])} == {missing[0]!r}"
             return Verdict(REFUTES, "match", program)
-    if not rows:
+    if not matching:
         return Verdict(REFUTES, "match", f"rows({where}) = []")
     free = _free_numbers(claim, t)
-    held = {t.value(r, c) for r in rows for c in t.rows[r]}
+    held = {t.value(r, c) for r in matching for c in t.rows[r]}
     if free and not all(n in held for n in free):
         return None  # a number no matching row holds: undecided without its column
-    names = ", ".join(t.name(r) for r in sorted(rows))
+    names = ", ".join(t.name(r) for r in sorted(matching))
     return Verdict(SUPPORTS, "match", f"rows({where}) = [{names}]")
+
+
+#: Words that order rows ("taken prior to grammar"): a match of values does not decide them.
+_ORDER = frozenset("before after prior earlier later until since following previous".split())
+
+
+def _where(t: TableGrid, cols: set[int]) -> str:
+    return " | ".join(str(t.headers.get(c, c)) for c in sorted(cols))
 
 
 #: The operations, in the order they are tried (the more specific first).
