@@ -41,6 +41,23 @@ def test_superlative_checks_the_row_with_the_extreme_value():
     assert verdict.program == "argmax(score) = nick price; named: tiger woods"
 
 
+def test_superlative_without_a_named_row_checks_the_stated_extreme():
+    assert _run("the highest score be 72") == ("superlative", SUPPORTS)
+    assert execute("the lowest score be 68", CELLS).program == "min(score) = 65; claimed 68"
+    assert _run("the highest score among usa player be 70") == ("superlative", SUPPORTS)
+    assert _run("at least 2 player score 70") is None  # a bound, not the extreme
+    assert _run("68 be the lowest score") is None  # a number before the superlative names a row
+
+
+def test_bound_compares_the_named_rows_value():
+    verdict = execute("tiger woods have a score more than 71", CELLS)
+    assert (verdict.op, verdict.label) == ("bound", REFUTES)
+    assert verdict.program == "score[tiger woods] = 70; claimed > 71"
+    assert _run("ernie els score less than 66") == ("bound", SUPPORTS)
+    assert _run("ernie els of south africa score less than 66 in round 2") is None  # 2 numbers
+    assert _run("ernie els do not score less than 66") is None  # negated
+
+
 def test_ordinal_ranks_the_named_row():
     assert _run("tiger woods have the second highest score") == ("ordinal", SUPPORTS)
     assert _run("vijay singh have the second highest score") == ("ordinal", REFUTES)

@@ -103,7 +103,13 @@ class Verdict:
 
 def _stem(word: str) -> str:
     """A plural's singular, roughly: TabFact statements are lemmatised ("lap" under "laps")."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"  # countries
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]  # matches, losses
+    return word[:-1]
 
 
 @dataclass
@@ -229,14 +235,38 @@ def _superlative(claim: _Claim, t: TableGrid) -> Verdict | None:
         return None
     best = want(values.values())
     named = sorted({r for (c, _), rs in rows_of.items() if c != col and len(rs) == 1 for r in rs})
-    if not named:
-        return None
     fn = "argmax" if want is max else "argmin"
-    winners = [t.name(r) for r, v in values.items() if v == best]
     where = f" among {len(values)} rows" if within else ""
+    if not named:
+        return _extreme_value(claim, t, col, best, f"{fn[3:]}({t.headers[col]}){where}")
+    winners = [t.name(r) for r, v in values.items() if v == best]
     program = f"{fn}({t.headers[col]}){where} = {' | '.join(winners)}; named: {t.name(named[0])}"
     ok = any(values.get(r) == best for r in named)
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
+
+
+def _extreme_value(
+    claim: _Claim, t: TableGrid, col: int, best: float, program: str
+) -> Verdict | None:
+    """ "the lowest <column> be N" (no row named): is N the extreme value?
+
+    N is the claim's one number, stated after the superlative and found in no other column."""
+    toks = claim.tokens
+    words = _MAX | _MIN
+    at = [i for i, w in enumerate(toks) if w in words]
+    if "than" in claim.words or claim.words & (_MORE | _LESS | _TOTAL | _AVERAGE | {"difference"}):
+        return None
+    if any(toks[i - 1] == "at" for i in at if i > 0):
+        return None  # "at least 5", "at most 3": bounds, not the extreme
+    # N comes after the superlative ("episode 10 have the lowest rating" names a row) and is
+    # a value of no other column
+    elsewhere = {t.value(r, c) for r in range(len(t.rows)) for c in t.rows[r] if c != col}
+    stated = [n for n in _Claim(toks[at[0] + 1 :], set(), []).numbers() if n not in elsewhere]
+    if len(stated) != 1 or len(claim.numbers()) != 1:
+        return None
+    ok = abs(best - stated[0]) <= 1e-6 * max(1.0, abs(best))
+    return Verdict(SUPPORTS if ok else REFUTES, "superlative",
+                   f"{program} = {_fmt(best)}; claimed {_fmt(stated[0])}")  # fmt: skip
 
 
 #: Superlatives that can be about how often a value occurs ("directed the most episodes").
@@ -660,6 +690,48 @@ def _match(claim: _Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS, "match", f"rows({where}) = [{names}]")
 
 
+def _bound(claim: _Claim, t: TableGrid) -> Verdict | None:
+    """ "<row> ... more/less than N <column>": the named row's value against a stated bound."""
+    if claim.words & (_MAX | _MIN | _TOTAL | _AVERAGE) or not claim.words & (_MORE | _LESS):
+        return None
+    row_of = _named_row(claim, t)
+    if row_of is None:
+        return None
+    row, name, key_cols = row_of
+    cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
+    toks = claim.tokens
+    spans = _mention_spans(claim, t)
+    bounds = []
+    for i, tok in enumerate(toks):
+        n = _number(tok)
+        if n is None or any(a <= i < b for a, b in spans):
+            continue
+        for words, rel in _COUNT_RELATIONS:
+            if tuple(toks[max(0, i - len(words)) : i]) == words:
+                bounds.append((rel, n))
+    have = t.value(row, cols[0]) if len(cols) == 1 else None
+    if len(bounds) != 1 or have is None or _free_numbers(claim, t) != [bounds[0][1]]:
+        return None  # another number is another condition the bound does not read
+    rel, n = bounds[0]
+    program = f"{t.headers[cols[0]]}[{name}] = {_fmt(have)}; claimed {rel} {_fmt(n)}"
+    return Verdict(SUPPORTS if _RELATION_TEST[rel](have, n) else REFUTES, "bound", program)
+
+
+def _named_row(claim: _Claim, t: TableGrid) -> tuple[int, str, set[int]] | None:
+    """The one row the claim names by cells unique in their columns: (row, its name as the
+    claim says it, the naming columns)."""
+    keys: dict[tuple[int, str], int] = {}
+    for r, c in claim.mentions:
+        v = t.rows[r][c]
+        rows = [i for i, row in enumerate(t.rows) if row.get(c) == v]
+        if len(rows) == 1:
+            keys[(c, v)] = rows[0]
+    if len(set(keys.values())) != 1:
+        return None
+    (c, v), row = next(iter(keys.items()))
+    return row, v, {c for c, _ in keys}
+
+
 #: Words that order rows ("taken prior to grammar"): a match of values does not decide them.
 _ORDER = frozenset("before after prior earlier later until since following previous".split())
 
@@ -680,12 +752,13 @@ OPS: dict[str, Callable[[_Claim, TableGrid], Verdict | None]] = {
     "same": _same,
     "lookup": _lookup,
     "match": _match,
+    "bound": _bound,
 }
 
 #: Negation words; the operations in ``_READS_NO_NEGATION`` would answer the claim without its
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
-_READS_NO_NEGATION = frozenset({"superlative", "count", "same", "lookup", "match"})
+_READS_NO_NEGATION = frozenset({"superlative", "count", "same", "lookup", "match", "bound"})
 
 #: Where each (operation, label)'s right/fired counts on TabFact *train* are kept; written by
 #: ``bench/bench_table_rules.py --write`` (no model involved).
