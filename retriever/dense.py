@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from retriever.int8 import int8_model_path
+from retriever.int8 import SLOW_FUSIONS, int8_model_path
 from retriever.vectors import ElementVectors
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import Element
@@ -152,7 +152,10 @@ class OnnxEncoder(Encoder):
         opts.inter_op_num_threads = 1
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
-            str(int8_model_path(_minilm_dir())), opts, providers=["CPUExecutionProvider"]
+            str(int8_model_path(_minilm_dir())),
+            opts,
+            providers=["CPUExecutionProvider"],
+            disabled_optimizers=list(SLOW_FUSIONS),
         )
         self.threads = threads or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None

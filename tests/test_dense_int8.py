@@ -27,14 +27,26 @@ def test_int8_model_runs_integer_matrix_products_and_agrees_with_fp32(tmp_path) 
     import onnxruntime as ort
 
     path = int8.int8_model_path(_minilm_dir())
-    ops = {node.op_type for node in onnx.load(str(path), load_external_data=False).graph.node}
-    assert "DynamicQuantizeLinear" not in ops and {"QuantizeLinear", "DequantizeLinear"} <= ops
+    nodes = onnx.load(str(path), load_external_data=False).graph.node
+    ops = [node.op_type for node in nodes]
+    assert "DynamicQuantizeLinear" not in ops and "QuantizeLinear" in ops
+    # every weight product of the 6 layers is an integer product with its bias inside
+    products = [node for node in nodes if node.op_type == "MatMulIntegerToFloat"]
+    assert len(products) == 36 and all(len(node.input) == 7 for node in products)
     opts = ort.SessionOptions()
     opts.optimized_model_filepath = str(tmp_path / "optimized.onnx")
-    ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    ort.InferenceSession(
+        str(path),
+        opts,
+        providers=["CPUExecutionProvider"],
+        disabled_optimizers=list(int8.SLOW_FUSIONS),
+    )
     optimized = onnx.load(str(tmp_path / "optimized.onnx"), load_external_data=False)
     kernels = [node.op_type for node in optimized.graph.node]
-    assert kernels.count("MatMulIntegerToFloat") == 36  # every weight product of the 6 layers
+    assert kernels.count("MatMulIntegerToFloat") == 36
+    # the slow fused kernels stay out (SLOW_FUSIONS), the plain ones they would replace stay in
+    assert not {"SkipLayerNormalization", "BiasGelu"} & set(kernels), set(kernels)
+    assert kernels.count("LayerNormalization") == 13 and kernels.count("Gelu") == 6
     fast = load_encoder("onnx").encode(TEXTS)
     ref = load_encoder("torch").encode(TEXTS)
     cos = (fast * ref).sum(1)
@@ -49,14 +61,12 @@ def test_residual_connections_read_fp32_tensors_not_their_8_bit_copies() -> None
     """Only the weight products read quantised activations: the residual adds and layer norms
     must see the fp32 tensors (the quantiser's shared copy made the cosine to fp32 0.93)."""
     model = onnx.load(str(int8.int8_model_path(_minilm_dir())), load_external_data=False)
-    producer = {out: node for node in model.graph.node for out in node.output}
+    quantised = {node.output[0] for node in model.graph.node if node.op_type == "QuantizeLinear"}
+    assert len(quantised) == 24  # the inputs of the 36 weight products (Q, K, V share one)
     for node in model.graph.node:
-        if node.op_type in ("MatMul", "QuantizeLinear", "DequantizeLinear"):
-            continue
-        for name in node.input:
-            dq = producer.get(name)
-            if dq is not None and dq.op_type == "DequantizeLinear":
-                assert producer.get(dq.input[0]) is None, (node.name, name)  # a weight's DQ only
+        assert node.op_type != "DequantizeLinear", node.name  # every 8-bit copy was folded
+        if node.op_type != "MatMulIntegerToFloat":
+            assert not quantised & set(node.input), node.name
 
 
 def test_int8_vectors_do_not_depend_on_batch_mates_padding_or_threads() -> None:
