@@ -12,6 +12,10 @@ cosine to the fp32 sentence-transformers vectors, and how far a text's vector mo
 being encoded alone and inside a batch of other texts.
 
     python bench/bench_encoder.py --corpus /work/fast-data/b200k/pages.jsonl --texts 2048 --rounds 3
+
+``--vs-model FILE.onnx`` adds a side running another (static) model file with onnxruntime's
+default fusions, batched like ours at the first batch size, and prints our ratio to it: how a
+recipe change is measured against the cached file of the previous recipe.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--batch-sizes", default="8,16,32")
     ap.add_argument("--threads", type=int, default=0, help="encoder threads (0: every core)")
+    ap.add_argument("--vs-model", help="another int8 model file to compare with (see above)")
     args = ap.parse_args()
 
     import onnxruntime as ort
@@ -89,8 +94,16 @@ def main() -> None:
         str(_dynamic_model(_minilm_dir())), opts, providers=["CPUExecutionProvider"]
     )
     sides = {"dynamic, 1 per call (anchor)": anchor}
-    for bs in (int(b) for b in args.batch_sizes.split(",")):
+    sizes = [int(b) for b in args.batch_sizes.split(",")]
+    for bs in sizes:
         sides[f"static, batches of {bs}"] = OnnxEncoder(batch_size=bs, threads=threads)
+    if args.vs_model:
+        other = OnnxEncoder(batch_size=sizes[0], threads=threads)
+        other.session = ort.InferenceSession(
+            args.vs_model, opts, providers=["CPUExecutionProvider"]
+        )
+        vs_name = f"{Path(args.vs_model).name[:18]}.., {sizes[0]}"
+        sides[vs_name] = other
     ref = load_encoder("torch").encode(texts)
     lengths = [len(e.ids) for e in anchor.tokenizer.encode_batch(texts)]
     print(f"{len(texts):,} element texts, {np.mean(lengths):.1f} tokens on average, "
@@ -124,6 +137,9 @@ def main() -> None:
         print(f"{name:30s} {r:7,.0f} texts/s  {statistics.median(cpu[name]):5.2f} ms CPU/text  "
               f"ratio {r / base:4.2f}  cosine to fp32 mean {cos.mean():.4f} min {cos.min():.4f}  "
               f"alone vs in a batch: max |diff| {moved:.1e}")  # fmt: skip
+    if args.vs_model:
+        ours = statistics.median(rate[f"static, batches of {sizes[0]}"])
+        print(f"ours / {args.vs_model}: {ours / statistics.median(rate[vs_name]):.2f}")
     print(header())
 
 
