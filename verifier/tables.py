@@ -191,7 +191,9 @@ class _Claim:
     words: set[str]
     mentions: list[tuple[int, int]]
 
-    def numbers(self) -> list[float]:
+    def numbers(self, skip: Sequence[tuple[int, int]] = ()) -> list[float]:
+        """The numbers among the tokens (not parts of scores, dates or times), outside ``skip``
+        (token spans)."""
         out = []
         toks = self.tokens
         for i, tok in enumerate(toks):
@@ -199,7 +201,7 @@ class _Claim:
             joined = (i > 0 and toks[i - 1] in "-:/") or (
                 i + 1 < len(toks) and toks[i + 1] in "-:/"
             )
-            if n is not None and not joined:
+            if n is not None and not joined and not any(a <= i < b for a, b in skip):
                 out.append(n)
         return out
 
@@ -369,15 +371,19 @@ def _mention_spans(claim: _Claim, t: TableGrid) -> list[tuple[int, int]]:
 
 def _free_numbers(claim: _Claim, t: TableGrid) -> list[float]:
     """The claim's numbers outside the cells it names ("august 4" names a row, not a value)."""
-    spans = _mention_spans(claim, t)
-    toks = claim.tokens
-    out = []
-    for i, tok in enumerate(toks):
-        n = _number(tok)
-        joined = (i > 0 and toks[i - 1] in "-:/") or (i + 1 < len(toks) and toks[i + 1] in "-:/")
-        if n is not None and not joined and not any(a <= i < b for a, b in spans):
-            out.append(n)
-    return out
+    return claim.numbers(skip=_mention_spans(claim, t))
+
+
+def _relation_before(toks: list[str], i: int) -> str | None:
+    """The relation ("more than" -> ">") the tokens just before position ``i`` state, if any."""
+    return next(
+        (
+            rel
+            for words, rel in _COUNT_RELATIONS
+            if tuple(toks[max(0, i - len(words)) : i]) == words
+        ),
+        None,
+    )
 
 
 def _stated_counts(claim: _Claim, t: TableGrid) -> list[tuple[str, int]]:
@@ -404,10 +410,7 @@ def _stated_counts(claim: _Claim, t: TableGrid) -> list[tuple[str, int]]:
             continue
         if after[:2] in (["time", "the"], ["times", "the"], ["time", "as"], ["times", "as"]):
             continue  # "2 time the capacity": a ratio
-        relation = next(
-            (rel for words, rel in _COUNT_RELATIONS if tuple(before[-len(words) :]) == words), "="
-        )
-        out.append((relation, int(n)))
+        out.append((_relation_before(toks, i) or "=", int(n)))
     return out
 
 
@@ -603,30 +606,24 @@ def _lookup(claim: _Claim, t: TableGrid) -> Verdict | None:
     other rows only, or a stated number the row's cell does not hold, refutes)."""
     if claim.words & (_MAX | _MIN | _MORE | _LESS | _TOTAL | _AVERAGE) or "than" in claim.words:
         return None
-    column_rows: dict[tuple[int, str], set[int]] = {}
-    for r, c in claim.mentions:
-        v = t.rows[r][c]
-        column_rows.setdefault((c, v), {i for i, row in enumerate(t.rows) if row.get(c) == v})
-    keys = {(c, v): rows for (c, v), rows in column_rows.items() if len(rows) == 1}
-    rows = {next(iter(rs)) for rs in keys.values()}
-    if len(rows) != 1:
+    column_rows = _rows_by_mention(claim, t)
+    named = _named_row(claim, t, column_rows)
+    if named is None:
         return None
-    row = rows.pop()
-    key_cols = {c for c, _ in keys}
-    name = next(iter(keys))[1]  # the cell that names the row, as the claim does
+    row, name, key_cols = named
     for (c, v), rs in column_rows.items():
         if c in key_cols or row in rs:
             continue
         program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
         return Verdict(REFUTES, "lookup", program)
     cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
-    numbers = [n for n in _free_numbers(claim, t) if n != int(n) or n > 31 or len(cols) == 1]
+    free = _free_numbers(claim, t)
+    numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
     if len(cols) == 1 and len(numbers) == 1:
         have = t.value(row, cols[0])
         if have is not None:
             program = f"{t.headers[cols[0]]}[{name}] = {_fmt(have)}; claimed {_fmt(numbers[0])}"
             return Verdict(SUPPORTS if have == numbers[0] else REFUTES, "lookup", program)
-    free = _free_numbers(claim, t)
     values = {t.value(row, c) for c in t.rows[row] if c not in key_cols}
     if free and all(n in values for n in free) and not claim.words & _RELATIVE:
         shown = ", ".join(_fmt(n) for n in free)
@@ -704,11 +701,9 @@ def _bound(claim: _Claim, t: TableGrid) -> Verdict | None:
     bounds = []
     for i, tok in enumerate(toks):
         n = _number(tok)
-        if n is None or any(a <= i < b for a, b in spans):
-            continue
-        for words, rel in _COUNT_RELATIONS:
-            if tuple(toks[max(0, i - len(words)) : i]) == words:
-                bounds.append((rel, n))
+        rel = None if n is None or any(a <= i < b for a, b in spans) else _relation_before(toks, i)
+        if rel:
+            bounds.append((rel, n))
     have = t.value(row, cols[0]) if len(cols) == 1 else None
     if len(bounds) != 1 or have is None or _free_numbers(claim, t) != [bounds[0][1]]:
         return None  # another number is another condition the bound does not read
@@ -717,19 +712,17 @@ def _bound(claim: _Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if _RELATION_TEST[rel](have, n) else REFUTES, "bound", program)
 
 
-def _named_row(claim: _Claim, t: TableGrid) -> tuple[int, str, set[int]] | None:
+def _named_row(
+    claim: _Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]] | None = None
+) -> tuple[int, str, set[int]] | None:
     """The one row the claim names by cells unique in their columns: (row, its name as the
-    claim says it, the naming columns)."""
-    keys: dict[tuple[int, str], int] = {}
-    for r, c in claim.mentions:
-        v = t.rows[r][c]
-        rows = [i for i, row in enumerate(t.rows) if row.get(c) == v]
-        if len(rows) == 1:
-            keys[(c, v)] = rows[0]
+    claim says it, the naming columns). ``rows_of``: :func:`_rows_by_mention`, if already made."""
+    rows_of = _rows_by_mention(claim, t) if rows_of is None else rows_of
+    keys = {k: next(iter(rs)) for k, rs in rows_of.items() if len(rs) == 1}
     if len(set(keys.values())) != 1:
         return None
-    (c, v), row = next(iter(keys.items()))
-    return row, v, {c for c, _ in keys}
+    (_, name), row = next(iter(keys.items()))
+    return row, name, {c for c, _ in keys}
 
 
 #: Words that order rows ("taken prior to grammar"): a match of values does not decide them.
