@@ -101,6 +101,8 @@ def _start_server(args, index_dir: str, port: int) -> subprocess.Popen:
            "--port", str(port), "--index-dir", index_dir, "--request-threads", str(args.workers),
            "--max-pending", str(args.max_pending), "--coalesce", str(args.coalesce),
            "--log-level", "warning"]  # fmt: skip
+    if args.config:
+        cmd += ["--config", args.config]
     if args.endpoint == "retrieve":
         cmd.append("--no-verifier")
     elif args.model:
@@ -188,6 +190,8 @@ def main() -> None:
     ap.add_argument("--max-pending", type=int, default=256)
     ap.add_argument("--coalesce", type=int, default=8, help="Server --coalesce (1: off).")
     ap.add_argument("--model", default=None, help="Verifier checkpoint for --endpoint verify.")
+    ap.add_argument("--config", default=None, help="Server retriever config (.toml/.yaml), e.g. "
+                    'dense_model = "minilm-l3-distilled"')  # fmt: skip
     ap.add_argument("--timeout", type=float, default=30.0, help="Per-request timeout (s).")
     ap.add_argument("--ready-timeout", type=float, default=300.0)
     ap.add_argument(

@@ -13,6 +13,11 @@ being encoded alone and inside a batch of other texts.
 
     python bench/bench_encoder.py --corpus /work/fast-data/b200k/pages.jsonl --texts 2048 --rounds 3
 
+``--student NAME`` adds a side running the int8 build of a distilled student
+(``retriever.encoder_models``, e.g. ``minilm-l3-distilled``) batched like ours at the first batch
+size, and prints its speed ratio to the teacher; its "cosine to fp32" is to the *teacher's* fp32
+vectors, i.e. how closely the student reproduces the teacher.
+
 ``--vs-model FILE.onnx`` adds a side running another (static) model file with onnxruntime's
 default fusions, batched like ours at the first batch size, and prints our ratio to it: how a
 recipe change is measured against the cached file of the previous recipe.
@@ -78,11 +83,13 @@ def main() -> None:
     ap.add_argument("--batch-sizes", default="8,16,32")
     ap.add_argument("--threads", type=int, default=0, help="encoder threads (0: every core)")
     ap.add_argument("--vs-model", help="another int8 model file to compare with (see above)")
+    ap.add_argument("--student", help="a distilled dense_model to compare with (see above)")
     args = ap.parse_args()
 
     import onnxruntime as ort
 
-    from retriever.dense import OnnxEncoder, _minilm_dir, load_encoder
+    from retriever.dense import OnnxEncoder, load_encoder
+    from retriever.encoder_models import teacher_dir
 
     texts = _texts(args.corpus, args.texts)
     threads = args.threads or os.cpu_count() or 1
@@ -91,7 +98,7 @@ def main() -> None:
     opts.intra_op_num_threads = opts.inter_op_num_threads = 1
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     anchor.session = ort.InferenceSession(
-        str(_dynamic_model(_minilm_dir())), opts, providers=["CPUExecutionProvider"]
+        str(_dynamic_model(teacher_dir())), opts, providers=["CPUExecutionProvider"]
     )
     sides = {"dynamic, 1 per call (anchor)": anchor}
     sizes = [int(b) for b in args.batch_sizes.split(",")]
@@ -104,6 +111,9 @@ def main() -> None:
         )
         vs_name = f"{Path(args.vs_model).name[:18]}.., {sizes[0]}"
         sides[vs_name] = other
+    if args.student:
+        student_name = f"{args.student}, {sizes[0]}"
+        sides[student_name] = OnnxEncoder(batch_size=sizes[0], threads=threads, model=args.student)
     ref = load_encoder("torch").encode(texts)
     lengths = [len(e.ids) for e in anchor.tokenizer.encode_batch(texts)]
     print(f"{len(texts):,} element texts, {np.mean(lengths):.1f} tokens on average, "
@@ -137,9 +147,12 @@ def main() -> None:
         print(f"{name:30s} {r:7,.0f} texts/s  {statistics.median(cpu[name]):5.2f} ms CPU/text  "
               f"ratio {r / base:4.2f}  cosine to fp32 mean {cos.mean():.4f} min {cos.min():.4f}  "
               f"alone vs in a batch: max |diff| {moved:.1e}")  # fmt: skip
+    ours = statistics.median(rate[f"static, batches of {sizes[0]}"])
     if args.vs_model:
-        ours = statistics.median(rate[f"static, batches of {sizes[0]}"])
         print(f"ours / {args.vs_model}: {ours / statistics.median(rate[vs_name]):.2f}")
+    if args.student:
+        student = statistics.median(rate[student_name])
+        print(f"student {args.student} / teacher (batches of {sizes[0]}): {student / ours:.2f}")
     print(header())
 
 

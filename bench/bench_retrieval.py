@@ -51,6 +51,10 @@ ABLATIONS: dict[str, dict] = {
     # the same dense pipeline ignoring precomputed vectors: every candidate encoded (cold)
     "dense-cold": dict(dense_vectors="none"),
     "dense-cold-20": dict(dense_vectors="none", dense_candidates=20),
+    # the same, encoding with the 3-layer student distilled from MiniLM-L6 (bench/distill_encoder.py)
+    "dense-cold-l6": dict(dense_vectors="none", dense_model="minilm-l6"),
+    "dense-cold-l3": dict(dense_vectors="none", dense_model="minilm-l3-distilled"),
+    "dense-l3": dict(dense_model="minilm-l3-distilled"),
     # fewer dense candidates than the default 30, in the same run (speed vs full evidence)
     "dense-30": dict(dense_candidates=30),
     "dense-20": dict(dense_candidates=20),

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from retriever.encoder_models import DEFAULT_MODEL, MODELS
 from wikicheck.errors import ConfigError, short_repr
 
 __all__ = ["RetrieverConfig", "config_fields"]
@@ -64,6 +65,13 @@ class RetrieverConfig:
         "auto",
         "Encoder runtime: onnx (int8), torch (sentence-transformers) or auto (onnx if installed).",
         choices=("auto", "onnx", "torch"),
+    )
+    dense_model: str = _f(
+        "auto",
+        "Encoder model: minilm-l6 (all-MiniLM-L6-v2), minilm-l3-distilled (3 layers distilled "
+        f"from it, ~2x faster; docs/retrieval.md) or auto (the model of the precomputed vectors "
+        f"in use, else {DEFAULT_MODEL}). Precomputed vectors of another model are refused.",
+        choices=("auto", *MODELS),
     )
     dense_candidates: int = _f(30, "Elements (best lexical first) scored by the encoder.")
     dense_max_tokens: int = _f(96, "Encoder input length cap (tokens).")

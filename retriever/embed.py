@@ -23,7 +23,8 @@ from typing import Any
 from indexer.extract import extract_located
 from indexer.pipeline import source_fingerprint
 from indexer.readers import open_reader, parse_record
-from retriever.dense import MODEL_NAME, element_text, load_encoder
+from retriever.dense import element_text, load_encoder
+from retriever.encoder_models import DEFAULT_MODEL
 from retriever.vectors import VectorWriter
 from wikicheck.errors import InputError
 from wikicheck.skips import SkipKind, SkipLog
@@ -44,6 +45,7 @@ class EmbedSummary:
     out: str
     runtime: str
     device: str
+    model: str  # the encoder's name in the vectors (``retriever.encoder_models``)
     read: SkipLog = field(default_factory=SkipLog)  # kept: pages read
     records: int = 0
     elements: int = 0
@@ -60,7 +62,7 @@ class EmbedSummary:
     def to_dict(self) -> dict[str, Any]:
         return {
             "out": self.out,
-            "model": MODEL_NAME,
+            "model": self.model,
             "runtime": self.runtime,
             "device": self.device,
             "records": self.records,
@@ -162,6 +164,7 @@ def embed_sources(
     *,
     backend: str = "auto",
     device: str = "cpu",
+    model: str = DEFAULT_MODEL,
     max_tokens: int = 96,
     batch_size: int = 16,
     flush_elements: int = 8192,
@@ -171,13 +174,17 @@ def embed_sources(
 ) -> EmbedSummary:
     """Encode the elements of ``sources`` into ``out`` (see :mod:`retriever.vectors`)."""
     reader = open_reader(*sources)
-    encoder = load_encoder(backend, max_tokens=max_tokens, batch_size=batch_size, device=device)
+    encoder = load_encoder(
+        backend, max_tokens=max_tokens, batch_size=batch_size, device=device, model=model
+    )
     writer = VectorWriter(
-        out, model=MODEL_NAME, runtime=encoder.name, dim=encoder.dim, max_tokens=max_tokens,
+        out, model=encoder.vector_name, runtime=encoder.name, dim=encoder.dim, max_tokens=max_tokens,
         sources=source_fingerprint(sources), resume=resume, overwrite=overwrite,
     )  # fmt: skip
     start = writer.next_record
-    summary = EmbedSummary(out=os.fspath(out), runtime=encoder.name, device=device)
+    summary = EmbedSummary(
+        out=os.fspath(out), runtime=encoder.name, device=device, model=encoder.vector_name
+    )
     summary.resumed_from = start
     total = reader.total()
     left = None if total is None else max(total - start, 0)

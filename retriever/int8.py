@@ -103,11 +103,17 @@ def _hash_files(*paths: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def int8_model_path(model_dir: Path, directory: Path | None = None) -> Path:
-    """The cached int8 model for the checkpoint in ``model_dir``, built first if missing."""
+def int8_model_path(
+    model_dir: Path, directory: Path | None = None, *, name: str = "all-minilm-l6-v2"
+) -> Path:
+    """The cached int8 model for the checkpoint in ``model_dir``, built first if missing.
+
+    ``name`` (the model's, :func:`retriever.encoder_models.file_stem`) starts the file name and
+    the checkpoint's hash is in it too, so two encoder models never share a file.
+    """
     directory = directory or cache_dir()
     key = _hash_files(model_dir / "model.safetensors", CALIBRATION_FILE)
-    path = directory / f"all-minilm-l6-v2-int8-{RECIPE}-{key}.onnx"
+    path = directory / f"{name}-int8-{RECIPE}-{key}.onnx"
     if not path.exists():
         build_int8_model(model_dir, path)
     return path

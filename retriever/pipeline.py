@@ -93,17 +93,18 @@ class Retriever:
     def reranker(self):
         if self._reranker is None:
             from retriever.dense import DenseReranker, load_encoder
+            from retriever.encoder_models import resolve_model
 
             c = self.config
+            vectors = self._element_vectors()
             enc = load_encoder(
                 c.dense_backend,
                 max_tokens=c.dense_max_tokens,
                 batch_size=c.dense_batch_size,
                 threads=c.dense_threads,
+                model=resolve_model(c.dense_model, vectors.model if vectors else None),
             )
-            self._reranker = DenseReranker(
-                enc, cache_size=c.dense_cache_size, vectors=self._element_vectors()
-            )
+            self._reranker = DenseReranker(enc, cache_size=c.dense_cache_size, vectors=vectors)
             if c.dense_cache_file and os.path.exists(c.dense_cache_file):
                 self._reranker.load(c.dense_cache_file)
         return self._reranker

@@ -33,3 +33,20 @@ def real_es_only(es_server: EsServer) -> None:
     """Skip on the emulator: for behaviour it does not reproduce (docs/elasticsearch.md)."""
     if es_server.emulated:
         pytest.skip("noida-db does not reproduce this; set WIKICHECK_ES_URL to a real cluster")
+
+
+@pytest.fixture
+def fake_int8_build(monkeypatch) -> list:
+    """``retriever.int8.build_int8_model`` replaced by a stub that writes a placeholder file:
+    the cache logic runs without the 30 s export; returns the ``(model_dir, out)`` of each build."""
+    from retriever import int8
+
+    builds: list = []
+
+    def fake_build(model_dir, out):
+        builds.append((model_dir, out))
+        out.write_bytes(b"model")
+        return out
+
+    monkeypatch.setattr(int8, "build_int8_model", fake_build)
+    return builds

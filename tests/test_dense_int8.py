@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import onnx
 import pytest
 
 from retriever import int8
-from retriever.dense import DenseReranker, _minilm_dir, element_text, load_encoder
+from retriever.dense import DenseReranker, element_text, load_encoder
+from retriever.encoder_models import teacher_dir
 from wikicheck.model import Element
 
 TEXTS = [
@@ -26,7 +25,7 @@ def test_int8_model_runs_integer_matrix_products_and_agrees_with_fp32(tmp_path) 
     DynamicQuantizeLinear), and its vectors stay close to the fp32 sentence-transformers ones."""
     import onnxruntime as ort
 
-    path = int8.int8_model_path(_minilm_dir())
+    path = int8.int8_model_path(teacher_dir())
     nodes = onnx.load(str(path), load_external_data=False).graph.node
     ops = [node.op_type for node in nodes]
     assert "DynamicQuantizeLinear" not in ops and "QuantizeLinear" in ops
@@ -60,7 +59,7 @@ def test_int8_model_runs_integer_matrix_products_and_agrees_with_fp32(tmp_path) 
 def test_residual_connections_read_fp32_tensors_not_their_8_bit_copies() -> None:
     """Only the weight products read quantised activations: the residual adds and layer norms
     must see the fp32 tensors (the quantiser's shared copy made the cosine to fp32 0.93)."""
-    model = onnx.load(str(int8.int8_model_path(_minilm_dir())), load_external_data=False)
+    model = onnx.load(str(int8.int8_model_path(teacher_dir())), load_external_data=False)
     quantised = {node.output[0] for node in model.graph.node if node.op_type == "QuantizeLinear"}
     assert len(quantised) == 24  # the inputs of the 36 weight products (Q, K, V share one)
     for node in model.graph.node:
@@ -97,29 +96,22 @@ def test_batches_sort_by_length_and_give_every_thread_work() -> None:
 
 
 def test_int8_model_is_built_once_and_rebuilt_for_a_new_recipe_or_calibration(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, fake_int8_build
 ) -> None:
-    builds: list[Path] = []
-
-    def fake_build(model_dir: Path, out: Path) -> Path:
-        builds.append(out)
-        out.write_bytes(b"model")
-        return out
-
-    monkeypatch.setattr(int8, "build_int8_model", fake_build)
-    first = int8.int8_model_path(_minilm_dir(), tmp_path)
-    second = int8.int8_model_path(_minilm_dir(), tmp_path)
-    assert first == second == builds[0] and len(builds) == 1
+    builds = fake_int8_build  # (model_dir, out) of each build
+    first = int8.int8_model_path(teacher_dir(), tmp_path)
+    second = int8.int8_model_path(teacher_dir(), tmp_path)
+    assert first == second == builds[0][1] and len(builds) == 1
     assert first.parent == tmp_path and int8.RECIPE in first.name
     monkeypatch.setattr(
         int8, "RECIPE", "next-recipe"
     )  # a cached file of an old recipe is not reused
-    third = int8.int8_model_path(_minilm_dir(), tmp_path)
+    third = int8.int8_model_path(teacher_dir(), tmp_path)
     assert len(builds) == 2 and third != first and "next-recipe" in third.name
     other = tmp_path / "calibration.txt"
     other.write_text("Bern : Bern is the de facto capital of Switzerland.\n", encoding="utf-8")
     monkeypatch.setattr(int8, "CALIBRATION_FILE", other)  # other calibration texts, other scales
-    fourth = int8.int8_model_path(_minilm_dir(), tmp_path)
+    fourth = int8.int8_model_path(teacher_dir(), tmp_path)
     assert len(builds) == 3 and fourth not in (first, third)
 
 
@@ -128,7 +120,7 @@ def test_calibration_texts_are_element_texts_of_calibration_length() -> None:
     assert len(texts) == 512 and all(" : " in t for t in texts)
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(_minilm_dir() / "tokenizer.json"))
+    tok = Tokenizer.from_file(str(teacher_dir() / "tokenizer.json"))
     tok.no_padding()
     assert min(len(e.ids) for e in tok.encode_batch(texts)) >= int8.CALIBRATION_TOKENS
 

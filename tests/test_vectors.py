@@ -13,7 +13,7 @@ import retriever.embed as embed_mod
 from indexer.extract import extract_page
 from indexer.stores import open_store
 from retriever.config import RetrieverConfig
-from retriever.dense import MODEL_NAME, DenseReranker, element_text, load_encoder
+from retriever.dense import MODEL_NAME, DenseReranker, Encoder, element_text, load_encoder
 from retriever.embed import embed_sources
 from retriever.pipeline import Retriever
 from retriever.vectors import ElementVectors, VectorWriter
@@ -33,7 +33,7 @@ def _vec(text: str, dim: int = 4) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-class FakeEncoder:
+class FakeEncoder(Encoder):
     name = "fake"
     dim = 384
 
@@ -245,3 +245,20 @@ def test_stats_reports_the_vectors(indexed) -> None:
     vec = orjson.loads(r.stdout)["vectors"]
     assert vec["count"] == summary["rows"] and vec["complete"] is True
     assert vec["model"] == MODEL_NAME
+
+
+def test_auto_model_follows_the_index_vectors_and_another_model_is_refused(indexed) -> None:
+    """``dense_model = "auto"`` encodes claims with the model that made the index's vectors (an
+    index embedded before the default changed keeps working); naming another model is an error
+    that says which model made them, not silently mixed vector spaces."""
+    from retriever.encoder_models import MODELS, vector_model_name
+
+    root, summary = indexed
+    store = open_store(index_dir=str(root / "idx"))
+    auto = Retriever(store, RetrieverConfig(dense_backend="onnx"))
+    auto.retrieve("Swimming in the Aare is popular during summer.")
+    assert auto.reranker.encoder.vector_name == summary["model"] and auto.reranker.looked_up > 0
+    other = next(m for m in MODELS if vector_model_name(m) != summary["model"])
+    wrong = Retriever(store, RetrieverConfig(dense_backend="onnx", dense_model=other))
+    with pytest.raises(ModelError, match=f"made by {summary['model']}"):
+        wrong.reranker  # noqa: B018 - the property loads the encoder and the vectors

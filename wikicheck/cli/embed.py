@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from retriever.encoder_models import DEFAULT_MODEL, MODELS
 from wikicheck.cli.common import (
     console,
     exit_if_interrupted,
@@ -36,6 +37,12 @@ from wikicheck.cli.common import (
     help="Encoder runtime (auto: int8 ONNX on CPU, torch on a GPU).",
 )  # fmt: skip
 @click.option("--device", default="cpu", show_default=True, help="cpu, cuda, cuda:1, mps ...")
+@click.option(
+    "--dense-model", "dense_model", type=click.Choice(list(MODELS)), default=DEFAULT_MODEL,
+    show_default=True,
+    help="Encoder model; keep it equal to the retriever's --dense-model (vectors of another "
+    "model are refused).",
+)  # fmt: skip
 @renamed_option(
     "--encode-batch", "--batch-size", "encode_batch", default=16, show_default=True,
     type=click.IntRange(min=1), metavar="ELEMENTS",
@@ -51,7 +58,7 @@ from wikicheck.cli.common import (
 @handle_errors
 def embed(
     sources: tuple[str, ...], index_dir: str, out: str | None, backend: str, device: str,
-    encode_batch: int, max_tokens: int, resume: bool, overwrite: bool, as_json: bool,
+    dense_model: str, encode_batch: int, max_tokens: int, resume: bool, overwrite: bool, as_json: bool,
 ) -> None:  # fmt: skip
     """Encode every element of SOURCES once, so retrieval never waits for the encoder.
 
@@ -82,7 +89,8 @@ def embed(
             update(p.records, p.total, f"{p.elements / max(p.seconds, 1e-9):,.0f} elements/s")
 
         summary = embed_sources(
-            sources, target, backend=backend, device=device, batch_size=encode_batch,
+            sources, target, backend=backend, device=device, model=dense_model,
+            batch_size=encode_batch,
             max_tokens=max_tokens, resume=resume, overwrite=overwrite, progress=show,
         )  # fmt: skip
     _render(summary.to_dict(), as_json)
@@ -98,7 +106,7 @@ def _render(d: dict[str, Any], as_json: bool) -> None:
     table = Table(title=f"element vectors in {d['out']}", show_header=False)
     table.add_column(style="bold")
     table.add_column(justify="right")
-    for key in ("runtime", "device", "records", "resumed_from", "pages", "elements", "rows",
+    for key in ("model", "runtime", "device", "records", "resumed_from", "pages", "elements", "rows",
                 "duplicates", "skipped", "seconds", "elements_per_s"):  # fmt: skip
         v = d[key]
         table.add_row(key.replace("_", " "), f"{v:,}" if isinstance(v, int) else str(v))
