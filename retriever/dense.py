@@ -27,7 +27,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from retriever.encoder_models import DEFAULT_MODEL, file_stem, model_dir, vector_model_name
+from retriever.encoder_models import (
+    DEFAULT_MODEL,
+    TEACHER,
+    file_stem,
+    model_dir,
+    vector_model_name,
+)
 from retriever.int8 import SLOW_FUSIONS, int8_model_path
 from retriever.vectors import ElementVectors
 from wikicheck.errors import ConfigError, ModelError
@@ -310,9 +316,8 @@ class DenseReranker:
         if vectors is not None and (vectors.model != wanted or vectors.dim != encoder.dim):
             raise ModelError(
                 f"the element vectors at {vectors.path} were made by {vectors.model} "
-                f"({vectors.dim} dims), not {wanted}: rebuild them with `wikicheck embed"
-                f"{'' if encoder.model == DEFAULT_MODEL else ' --dense-model ' + encoder.model}`, "
-                "or set dense_model to the model that made them"
+                f"({vectors.dim} dims), not {wanted}: rebuild them with `wikicheck embed "
+                f"--dense-model {encoder.model}`, or set dense_model to the model that made them"
             )
         self.encoder = encoder
         self.cache_size = cache_size
@@ -379,6 +384,7 @@ class DenseReranker:
             ids=np.array(ids, dtype=object),
             vecs=vecs.astype(np.float16),
             encoder=np.array(self.encoder.name),
+            model=np.array(self.encoder.vector_name),
         )
         os.replace(tmp, path)
         return len(ids)
@@ -390,6 +396,13 @@ class DenseReranker:
         except (OSError, ValueError) as exc:
             raise ModelError(f"cannot read the embedding cache {path}: {exc}") from exc
         enc = str(data["encoder"])
+        # caches from before the model choice hold the teacher's vectors
+        model = str(data["model"]) if "model" in data.files else vector_model_name(TEACHER)
+        if model != self.encoder.vector_name:
+            raise ModelError(
+                f"embedding cache {path} holds vectors of {model}, not "
+                f"{self.encoder.vector_name}: delete it or set dense_model to that model"
+            )
         if enc != self.encoder.name:
             raise ModelError(
                 f"embedding cache {path} was made by the {enc!r} encoder, not "

@@ -2,7 +2,8 @@
 
 The same reader and extractor as the indexer produce the same element ids and context, so the
 vectors match an index built from the same sources on any store. The encoder dominates the cost
-(int8 on 2 CPU cores: ~3.5 ms of CPU per element text, see ``docs/performance.md``; a GPU,
+(int8 on 2 CPU cores: ~1.5 ms of CPU per element text with the default distilled 3-layer
+model, ~3 ms with MiniLM-L6, see ``docs/performance.md``; a GPU,
 ``device="cuda"``, is the tool for a whole dump). Reading and extraction run in a thread of
 this process, one chunk of ``flush_elements`` ahead of the encoder, whose ``session.run``
 releases the GIL: the cores encode while the next chunk is read instead of waiting for it.

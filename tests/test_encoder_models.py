@@ -93,7 +93,7 @@ def test_int8_student_matches_the_torch_student_and_not_the_teacher() -> None:
     (or the teacher's int8 file) would agree with the teacher to ~0.99 instead."""
     onnx_student = load_encoder("onnx", model=STUDENT)
     torch_student = load_encoder("torch", model=STUDENT)
-    torch_teacher = load_encoder("torch")
+    torch_teacher = load_encoder("torch", model=em.TEACHER)
     assert "minilm-l3-distilled-int8" in onnx_student.session._model_path
     s8, s32, t32 = (e.encode(TEXTS) for e in (onnx_student, torch_student, torch_teacher))
     assert ((s8 * s32).sum(1) > 0.98).all()
@@ -141,7 +141,7 @@ def test_vectors_of_one_model_are_refused_by_the_other(tmp_path) -> None:
     DenseReranker(_Fake(em.TEACHER), vectors=teacher_vectors)
     with pytest.raises(ModelError, match=f"not wikicheck/{STUDENT}.*--dense-model {STUDENT}"):
         DenseReranker(_Fake(STUDENT), vectors=teacher_vectors)
-    with pytest.raises(ModelError, match="not sentence-transformers/all-MiniLM-L6-v2"):
+    with pytest.raises(ModelError, match="not sentence-transformers/all-MiniLM-L6-v2.*minilm-l6`"):
         DenseReranker(_Fake(em.TEACHER), vectors=student_vectors)
 
 
@@ -165,7 +165,7 @@ def test_embed_with_the_student_records_it_and_stores_its_vectors(tmp_path) -> N
     assert found.all()
     np.testing.assert_allclose(stored, load_encoder("onnx", model=STUDENT).encode(texts), atol=1e-3)
     with pytest.raises(ModelError, match="made by wikicheck/minilm-l3-distilled"):
-        DenseReranker(load_encoder("onnx"), vectors=vectors)
+        DenseReranker(load_encoder("onnx", model=em.TEACHER), vectors=vectors)
 
 
 def test_auto_resolves_to_the_vectors_model_else_the_default() -> None:
@@ -176,3 +176,20 @@ def test_auto_resolves_to_the_vectors_model_else_the_default() -> None:
     assert em.resolve_model(STUDENT, "sentence-transformers/all-MiniLM-L6-v2") == STUDENT
     with pytest.raises(ConfigError):
         em.resolve_model("minilm-l12")
+
+
+def test_embedding_cache_of_one_model_is_refused_by_the_other(tmp_path) -> None:
+    """``dense_cache_file`` keeps element vectors between runs: loading the teacher's into a
+    student reranker would mix vector spaces; a cache from before the model choice (no
+    ``model`` entry) counts as the teacher's."""
+    student = DenseReranker(_Fake(STUDENT))
+    student._cache["Bern_sentence_0"] = np.ones(384, dtype=np.float32)
+    assert student.save(tmp_path / "student.npz") == 1
+    assert DenseReranker(_Fake(STUDENT)).load(tmp_path / "student.npz") == 1
+    with pytest.raises(ModelError, match="holds vectors of wikicheck/minilm-l3-distilled"):
+        DenseReranker(_Fake(em.TEACHER)).load(tmp_path / "student.npz")
+    np.savez(tmp_path / "old.npz", ids=np.array(["Bern_sentence_0"], dtype=object),
+             vecs=np.ones((1, 384), dtype=np.float16), encoder=np.array("encoder"))  # fmt: skip
+    assert DenseReranker(_Fake(em.TEACHER)).load(tmp_path / "old.npz") == 1
+    with pytest.raises(ModelError, match="holds vectors of sentence-transformers"):
+        DenseReranker(_Fake(STUDENT)).load(tmp_path / "old.npz")
