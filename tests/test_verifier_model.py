@@ -240,6 +240,51 @@ def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_progra
     assert verify_claims(v, claims[:1], store=store, labels=2)[0]["rule_applied"]
 
 
+def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
+    """``executor_margin_for`` decides for every caller: calibrated checkpoints override on gold
+    evidence, only show their program on retrieved evidence; ``evaluate`` on oracle cell
+    evidence (not the gold-table setting) answers as ``predict`` does; ``table_executor``
+    forces it either way."""
+    from verifier import tables
+    from verifier.predict import executor_margin_for, verify_claims
+    from wikicheck.annotations import Claim
+    from wikicheck.evaluation.recipe import Recipe
+    from wikicheck.evaluation.run import predict_claims
+
+    monkeypatch.setattr(
+        tables, "OP_PRECISION", {("comparison", SUPPORTS): 0.9, ("comparison", REFUTES): 0.9}
+    )
+    v = Verifier.load(
+        _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
+        device="cpu",
+        max_length=64,
+    )
+    inf = float("inf")
+    assert executor_margin_for(v, oracle=True) is None  # uncalibrated: off
+    assert executor_margin_for(v, table_executor=True, oracle=False) == 0.0
+    v.executor_margin = -inf
+    assert executor_margin_for(v, oracle=True) == -inf
+    assert executor_margin_for(v, oracle=False) == inf  # retrieved: shown, never applied
+    assert executor_margin_for(v, table_executor=True, oracle=False) == -inf
+    assert executor_margin_for(v, table_executor=False, oracle=True) is None
+    assert executor_margin_for(v, margin=0.3, oracle=True) == 0.3
+    cells = ["T_cell_0_1_0", "T_cell_0_1_1", "T_cell_0_2_0", "T_cell_0_2_1"]
+    claims = [
+        Claim.from_dict({"id": i, "claim": text, "evidence": [{"content": cells, "context": {}}]})
+        for i, text in enumerate(["bob is older than ann", "bob is younger than ann"])
+    ]
+    store = FakeStore(_table_page())
+    recipe = Recipe(path="r.toml", name="r", model="default", labels=2, gold_evidence=True)
+    rows = predict_claims(recipe, claims, store, verifier=v)
+    assert [r["rule"] for r in rows] == ["comparison", "comparison"]
+    assert [r["predicted_label"] for r in rows] == [SUPPORTS, REFUTES]
+    assert all(r["rule_applied"] for r in rows)
+    same = verify_claims(v, claims, store=store, labels=2)
+    assert [r["predicted_label"] for r in same] == [r["predicted_label"] for r in rows]
+    recipe.verifier = {"table_executor": False}
+    assert all("rule" not in r for r in predict_claims(recipe, claims, store, verifier=v))
+
+
 def test_prediction_code_imports_no_training_code():
     """predict / verify / serve load the model, focusing and the executor, never training code
     (DESIGN §2): a fresh interpreter importing them has no verifier.train* module."""

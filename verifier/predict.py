@@ -28,6 +28,7 @@ __all__ = [
     "PredictSummary",
     "table_verdict",
     "apply_table_verdict",
+    "executor_margin_for",
 ]
 
 _TABLE_PARTS = ("cell", "header_cell", "table_caption")
@@ -87,12 +88,12 @@ def verify_claims(
     row says ``"rule"`` (the operation), ``"program"`` (what it computed), ``"rule_label"`` and
     ``"rule_applied"``. It replaces the model's label only when :func:`verifier.tables.combine`
     says so with ``executor_margin`` (default: the checkpoint's calibrated margin).
-    ``table_executor``: None runs it when the checkpoint has a margin, True/False force it.
+    ``table_executor``: None runs it when the checkpoint has a margin (overriding only on gold
+    evidence, :func:`executor_margin_for`), True/False force it on/off.
     """
-    margin = executor_margin if executor_margin is not None else verifier.executor_margin
-    run_executor = table_executor if table_executor is not None else margin is not None
-    if margin is None:
-        margin = 0.0
+    margin = executor_margin_for(
+        verifier, table_executor, executor_margin, oracle=retriever is None
+    )
     rows: list[dict[str, Any]] = []
     if retriever is None:
         items, extras = [], []
@@ -119,13 +120,42 @@ def verify_claims(
         row.update(extra)
         if not items[len(rows)][1]:  # said in the row: a 2-way run cannot answer NEI
             row["no_evidence"] = True
-        if run_executor:
+        if margin is not None:
             verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
             apply_table_verdict(row, verdict, margin)
         if details:
             row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
         rows.append(row)
     return rows
+
+
+def executor_margin_for(
+    verifier: Any,
+    table_executor: bool | None = None,
+    margin: float | None = None,
+    *,
+    oracle: bool,
+) -> float | None:
+    """The margin the table executor runs with (None: it does not run; ``inf``: its program is
+    shown but never replaces the model's label).
+
+    The one rule that ``predict``, ``verify``, ``evaluate`` and ``serve`` share, so that a figure
+    measured by one is what the others do. By default the executor runs wherever the checkpoint
+    was calibrated for it (``wikicheck_executor_margin``); it may *override* the model only on
+    ``oracle`` evidence, the setting it was calibrated in (the table is the claim's table). On
+    retrieved evidence a table is often a distractor: on the FEVEROUS-S dev-tune training part
+    (1,167 claims, sentence evidence, retrieval over its pages + OTT-QA) it answered 24 claims
+    from retrieved tables and was right on 8; overriding would have flipped 3 verdicts, 2 of them
+    wrongly. There its program is shown (``rule``, ``program``, ``rule_label``) and left unapplied.
+    ``table_executor`` True forces it on with the calibrated margin (0 for an uncalibrated
+    checkpoint) on any evidence, False turns it off; ``margin`` replaces the checkpoint's.
+    """
+    chosen = margin if margin is not None else getattr(verifier, "executor_margin", None)
+    if table_executor is False or (table_executor is None and chosen is None):
+        return None
+    if table_executor is None and not oracle:
+        return float("inf")
+    return 0.0 if chosen is None else chosen
 
 
 def apply_table_verdict(row: dict[str, Any], verdict: Verdict | None, margin: float) -> None:

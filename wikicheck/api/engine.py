@@ -18,7 +18,7 @@ from indexer.stores.base import Store
 from retriever.config import RetrieverConfig
 from retriever.pipeline import Retriever
 from verifier.model import Verifier
-from verifier.predict import apply_table_verdict, table_verdict
+from verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 from wikicheck.api.models import EvidenceOut, RetrieveResponse, VerifyResponse
 from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Evidence
@@ -200,14 +200,14 @@ def verify_many(
         raise HTTPException(501, "this server was started without a verifier (--no-verifier)")
     evidence = _retrieve(services, claims, depth)
     predictions = services.verifier.predict(list(zip(claims, evidence)), labels=labels)
-    margin = getattr(services.verifier, "executor_margin", None)
+    margin = executor_margin_for(services.verifier, oracle=False)  # /verify retrieves
     out = []
     for claim, evs, pred in zip(claims, evidence, predictions):
         row: dict[str, Any] = {
             "predicted_label": pred.label,
             "probabilities": {k: float(v) for k, v in pred.probabilities.items()},
         }
-        if margin is not None:  # the table program executor, as `predict` runs it
+        if margin is not None:  # the table program executor, by predict's rule
             verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
             apply_table_verdict(row, verdict, margin)
         out.append(

@@ -172,6 +172,9 @@ class Verifier(Section):
     batch_size: Positive | None = None
     max_length: Positive | None = None
     device: Text | None = None
+    #: The table program executor on/off (default: where the checkpoint was calibrated for it,
+    #: the rule ``predict`` and ``serve`` follow: :func:`verifier.predict.executor_margin_for`).
+    table_executor: bool | None = None
 
 
 class Semtab(Section):

@@ -29,7 +29,7 @@ from retriever.config import RetrieverConfig
 from retriever.pipeline import Retriever
 from verifier.focus import focus_table
 from verifier.model import Verifier
-from verifier.predict import apply_table_verdict, table_verdict
+from verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 from wikicheck.annotations import Claim, Prediction, iter_claims, write_jsonl
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
@@ -229,6 +229,11 @@ def predict_claims(
         retriever = Retriever(store, config)
     if verifier is None and recipe.model not in ("gold", "none"):
         verifier = load_verifier(recipe)
+    margin = None
+    if verifier is not None:
+        margin = executor_margin_for(
+            verifier, recipe.verifier.get("table_executor"), oracle=bool(recipe.gold_evidence)
+        )
     rows: list[dict[str, Any]] = []
     for batch in _batches(claims, recipe.batch_size):
         t0 = time.perf_counter()
@@ -246,9 +251,8 @@ def predict_claims(
                 row["predicted_label"] = v.label
                 row["probabilities"] = v.probabilities
                 row["verifier_used"] = v.used
-                if table and verifier.executor_margin is not None:
-                    verdict = table_verdict(c.claim, ev, store)
-                    apply_table_verdict(row, verdict, verifier.executor_margin)
+                if margin is not None:  # predict's rule (executor_margin_for)
+                    apply_table_verdict(row, table_verdict(c.claim, ev, store), margin)
         elif recipe.model == "gold":
             for row, c in zip(preds, batch):
                 row["predicted_label"] = c.label
