@@ -128,8 +128,9 @@ def main() -> None:
         two = name in TWO_WAY
         items = list(tablesets.items_of(name, data_dir)) if name in evalsets.TABLE_SETS else []
         items = [items[i] for i in keep] if items else []
-        # the checkpoint's SUPPORTS threshold where the evidence is table cells only
-        cut = [v.supports_threshold(it.table) for it in items] or [0.5] * len(probs)
+        # the checkpoint's SUPPORTS threshold for the kind of evidence (Verifier.supports_threshold)
+        plain = v.sentence_threshold if name in evalsets.SENTENCE_SETS else 0.5
+        cut = [v.supports_threshold(it.table) for it in items] or [plain] * len(probs)
         nei = v.sentence_nei_margin if name in evalsets.SENTENCE_SETS else v.nei_margin
         three = [
             LABELS.index(three_way_label(dict(zip(LABELS, p)), nei, t))
@@ -156,6 +157,7 @@ def main() -> None:
             "max_length": v.max_length,
             "nei_margin": nei,
             "table_threshold": v.table_threshold,
+            "sentence_threshold": v.sentence_threshold,
             "predicted": {LABELS[k]: pred.count(k) for k in sorted(set(pred))},
         }
         if name in DECIDED:

@@ -1,5 +1,5 @@
-"""Choose a checkpoint's two decision margins on training/tuning data and record them in its
-config.json (``--write``); nothing here reads a set that is reported as a result.
+"""Choose a checkpoint's decision margins and thresholds on training/tuning data and record them
+in its config.json (``--write``); nothing here reads a set that is reported as a result.
 
 - ``wikicheck_nei_margin`` (``verifier.model.three_way_label``): how much NOT ENOUGH INFO must
   beat the other labels. Chosen to maximise the mean 3-way accuracy of the FEVEROUS-S *training*
@@ -15,12 +15,26 @@ config.json (``--write``); nothing here reads a set that is reported as a result
 - ``wikicheck_table_threshold`` (``verifier.model.Verifier.supports_threshold``): the share of
   SUPPORTS + REFUTES that SUPPORTS needs when the evidence is table cells only, chosen first on
   TabFact val's *training half* (the model alone), to correct the checkpoint's lean there.
+- ``wikicheck_sentence_threshold`` (the same, ``verifier.model.has_sentences``): the share
+  SUPPORTS needs when the evidence holds Wikipedia sentences, chosen to maximise the mean 2-way
+  accuracy of the FEVEROUS-S *training* claims with their gold sentences and with the evidence
+  retrieval brought them (``--predictions``: ``wikicheck predict --labels 2`` rows over the
+  end-to-end index, whose probabilities do not depend on the threshold; rows of held-out claims
+  are skipped). Why: on retrieved evidence the checkpoint answers SUPPORTS too often (related
+  sentences that do not decide the claim read as support); the gold pairs keep the oracle
+  setting from paying for that correction.
 - ``wikicheck_executor_margin`` (``verifier.tables.combine``): how much more confident than the
   model the table executor must be to override it. Chosen on TabFact val's *training half* (the
   tables never trained on by phase 9 and never reported); when no margin beats the model alone,
   the executor stays off for this checkpoint (the margin is recorded as null).
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python bench/calibrate_verifier.py --model DIR --write
+
+The ``--predictions`` file (``--only sentence`` or a full run), for the model being calibrated:
+
+    WIKICHECK_CONVERTED=converted wikicheck evaluate feverous-s   # builds indexes/feverous-s once
+    wikicheck predict ../shared/data/feverous/feverous_s_dev_tune.jsonl --labels 2 \
+        -o converted/feverous_s_predicted.jsonl --index-dir indexes/feverous-s --model DIR
 """
 
 from __future__ import annotations
@@ -42,11 +56,14 @@ from verifier.model import (  # noqa: E402
 )
 from verifier.tables import combine, execute  # noqa: E402
 from verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
+from wikicheck.ids import parse_id  # noqa: E402
 from wikicheck.model import LABELS  # noqa: E402
 
 NEI_MARGINS = [round(-0.1 + 0.05 * i, 2) for i in range(19)]  # -0.1 .. 0.8
 EXECUTOR_MARGINS = [-1.0, -0.5, -0.3, -0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.2, 0.3]
 TABLE_THRESHOLDS = [round(0.4 + 0.01 * i, 2) for i in range(31)]  # 0.40 .. 0.70
+SENTENCE_THRESHOLDS = [round(0.4 + 0.05 * i, 2) for i in range(11)]  # 0.40 .. 0.90
+DEFAULT_PREDICTIONS = sources.CONVERTED_DIR / "feverous_s_predicted.jsonl"
 
 
 def _accuracy(pred: list[str], gold: list[str]) -> float:
@@ -86,21 +103,71 @@ def nei_margin(v: Verifier, data_dir: Path, infotabs: int) -> dict:
     }
 
 
-def _best_nei_margin(sets: dict[str, tuple[list, list[str]]]) -> tuple[float, dict]:
-    """The margin in ``NEI_MARGINS`` with the best mean 3-way accuracy over ``sets`` (name ->
-    (probabilities, gold labels)); the smallest on ties; and every margin's accuracies."""
+def _sweep(
+    values: list[float], sets: dict[str, tuple[list, list[str]]], decide, neutral: float
+) -> tuple[float, dict]:
+    """The value with the best mean accuracy over ``sets`` (name -> (probabilities, gold
+    labels)) when ``decide(probabilities, value)`` gives the label; on ties the one nearest
+    ``neutral`` (the setting that changes nothing); and every value's accuracies."""
     table = {}
-    for m in NEI_MARGINS:
+    for value in values:
         accs = {
-            name: _accuracy(
-                [three_way_label(dict(zip(LABELS, p, strict=True)), m) for p in probs], gold
-            )
+            name: _accuracy([decide(dict(zip(LABELS, p, strict=True)), value) for p in probs], gold)
             for name, (probs, gold) in sets.items()
         }
-        table[m] = {k: round(a, 4) for k, a in accs.items()} | {
+        table[value] = {k: round(a, 4) for k, a in accs.items()} | {
             "mean": round(sum(accs.values()) / len(accs), 4)
         }
-    return max(NEI_MARGINS, key=lambda m: (table[m]["mean"], -abs(m))), table
+    return max(values, key=lambda x: (table[x]["mean"], -abs(x - neutral))), table
+
+
+def _best_nei_margin(sets: dict[str, tuple[list, list[str]]]) -> tuple[float, dict]:
+    """The margin in ``NEI_MARGINS`` with the best mean 3-way accuracy; the smallest on ties."""
+    return _sweep(NEI_MARGINS, sets, three_way_label, 0.0)
+
+
+def retrieved_rows(path: Path, data_dir: Path) -> tuple[list[list[float]], list[str]]:
+    """2-way probabilities and gold labels of the FEVEROUS-S training claims in a ``predict``
+    file whose evidence holds a sentence (the rows ``Verifier.supports_threshold`` gives
+    the sentence threshold: ``verifier.model.has_sentences``)."""
+    gold = {
+        str(r["id"]): r["label"]
+        for r in sources.jsonl(data_dir / "feverous" / "feverous_s_dev_tune.jsonl")
+        if sources.in_split(str(r["id"]), 0.6)
+    }
+    probs, labels = [], []
+    for r in sources.jsonl(path):
+        label = gold.get(str(r["id"]))
+        kinds = {parse_id(i).type for i in r.get("predicted_evidence") or []}
+        if label is None or r.get("no_evidence") or "sentence" not in kinds:
+            continue
+        probs.append([float(r["probabilities"].get(x, 0.0)) for x in LABELS])
+        labels.append(label)
+    if not labels:
+        raise SystemExit(f"{path}: no FEVEROUS-S training claims with sentence evidence")
+    return probs, labels
+
+
+def sentence_threshold(v: Verifier, data_dir: Path, predictions: Path) -> dict:
+    """The SUPPORTS share on sentence evidence: gold and retrieved FEVEROUS-S training pairs."""
+    gold_pairs = [
+        e
+        for e in sources.feverous_s(data_dir, v.tokenizer, v.max_length, train=True)
+        if e.source == "feverous_s"
+    ]
+    sets = {
+        "gold": (
+            v.predict_pairs([e.claim for e in gold_pairs], [e.evidence for e in gold_pairs]),
+            [e.label for e in gold_pairs],
+        ),
+        "retrieved": retrieved_rows(predictions, data_dir),
+    }
+    best, table = _sweep(SENTENCE_THRESHOLDS, sets, two_way_label, 0.5)
+    return {
+        "threshold": best,
+        "n": {name: len(gold) for name, (_, gold) in sets.items()},
+        "accuracy_by_threshold": table,
+    }
 
 
 def executor_margin(v: Verifier, data_dir: Path, limit: int) -> dict:
@@ -151,7 +218,14 @@ def main() -> None:
     ap.add_argument("--infotabs", type=int, default=1500, help="InfoTabs train pairs used")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--write", action="store_true", help="record the margins in config.json")
-    ap.add_argument("--only", choices=("nei", "executor"), help="choose one margin, keep the other")
+    ap.add_argument(
+        "--predictions",
+        default=str(DEFAULT_PREDICTIONS),
+        help="`wikicheck predict --labels 2` rows over FEVEROUS-S dev-tune (module docstring)",
+    )
+    ap.add_argument(
+        "--only", choices=("nei", "sentence", "executor"), help="choose one, keep the others"
+    )
     args = ap.parse_args()
     v = Verifier.load(args.model, threads=args.threads or None)
     data_dir = Path(args.data_dir)
@@ -161,6 +235,8 @@ def main() -> None:
     result = {}
     if args.only in (None, "nei"):
         result["nei"] = nei_margin(v, data_dir, args.infotabs)
+    if args.only in (None, "sentence"):
+        result["sentence"] = sentence_threshold(v, data_dir, Path(args.predictions))
     if args.only in (None, "executor"):
         result["executor"] = executor_margin(v, data_dir, args.tabfact)
     command = (
@@ -171,6 +247,14 @@ def main() -> None:
     if args.write:
         keys = {"nei": ("margin", "n"), "executor": ("margin", "table_threshold", "n", "answered")}
         for name, found in result.items():
+            if name == "sentence":
+                config["wikicheck_sentence_threshold"] = found["threshold"]
+                recorded["sentence_threshold"] = {
+                    "threshold": found["threshold"],
+                    "n": found["n"],
+                    "command": command,
+                }
+                continue
             config[f"wikicheck_{name}_margin"] = found["margin"]
             if name == "executor":
                 config["wikicheck_table_threshold"] = found["table_threshold"]

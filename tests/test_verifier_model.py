@@ -11,7 +11,7 @@ from tests.pages import cell_element
 from tests.tiny_model import tiny_checkpoint
 from verifier.model import DEFAULT_MODEL, Verifier, map_labels, two_way
 from wikicheck.errors import ModelError
-from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
+from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
 
 
 def _tiny(tmp_path: Path, id2label: dict[int, str]) -> Path:
@@ -393,6 +393,70 @@ def test_sentence_evidence_gets_its_own_nei_margin(tmp_path):
     on_sentences, on_cells = v.predict([("Bob is 40.", sentences), ("Bob is 40.", cells)])
     assert on_sentences.label in (SUPPORTS, REFUTES)
     assert on_cells.label == NEI
+
+
+def test_evidence_with_sentences_gets_the_sentence_threshold(tmp_path):
+    import json
+    from dataclasses import replace
+
+    from verifier.model import has_sentences
+    from wikicheck.model import Evidence
+
+    page = _table_page()
+    sentences = [e for e in page if e.type == "sentence"]
+    cells = [e for e in page if e.type == "cell"]
+    infobox = [replace(c, table_type="infobox") for c in cells]
+    assert has_sentences(sentences) and has_sentences([Evidence(e) for e in cells + sentences])
+    assert not has_sentences(cells) and not has_sentences([])
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    config = json.loads((path / "config.json").read_text())
+    config |= {"wikicheck_sentence_threshold": 0.99, "wikicheck_table_threshold": 0.01}
+    (path / "config.json").write_text(json.dumps(config))
+    v = Verifier.load(path, device="cpu", max_length=32)
+    assert v.supports_threshold(sentences) == 0.99
+    assert v.supports_threshold(sentences + cells) == 0.99  # retrieved FEVEROUS evidence
+    assert v.supports_threshold(cells) == 0.01  # a table alone: the table threshold
+    assert v.supports_threshold(infobox) == 0.5  # an infobox alone: no lean, no threshold
+    on_sentences, on_mixed, on_cells = v.predict(
+        [("Bob is 40.", sentences), ("Bob is 40.", sentences + cells), ("Bob is 40.", cells)],
+        labels=2,
+    )
+    # a tiny random model is never 99% sure, nor 1% unsure
+    assert (on_sentences.label, on_mixed.label, on_cells.label) == (REFUTES, REFUTES, SUPPORTS)
+
+
+def test_calibration_reads_training_claims_with_sentence_evidence_only(tmp_path):
+    import importlib.util
+    import json
+
+    from verifier.training.sources import in_split
+
+    spec = importlib.util.spec_from_file_location(
+        "calibrate_verifier", Path(__file__).resolve().parent.parent / "bench/calibrate_verifier.py"
+    )
+    cal = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cal)
+    ids = [str(i) for i in range(40)]
+    train = [i for i in ids if in_split(i, 0.6)]
+    held = [i for i in ids if not in_split(i, 0.6)]
+    assert train and held
+    (tmp_path / "feverous").mkdir()
+    claims = [{"id": i, "claim": "c", "label": REFUTES, "evidence": []} for i in ids]
+    (tmp_path / "feverous" / "feverous_s_dev_tune.jsonl").write_text(
+        "".join(json.dumps(c) + "\n" for c in claims)
+    )
+    probs = {SUPPORTS: 0.7, REFUTES: 0.3, NEI: 0.0}
+    rows = [
+        {"id": train[0], "predicted_evidence": ["A_sentence_0", "A_cell_0_1_0"]},
+        {"id": train[1], "predicted_evidence": ["A_cell_0_1_0"]},  # no sentence: not decided
+        {"id": train[2], "predicted_evidence": [], "no_evidence": True},
+        {"id": held[0], "predicted_evidence": ["A_sentence_0"]},  # held out: never read
+    ]
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("".join(json.dumps(r | {"probabilities": probs}) + "\n" for r in rows))
+    got, gold = cal.retrieved_rows(pred, tmp_path)
+    assert gold == [REFUTES]
+    assert got == [[probs[x] for x in LABELS]]
 
 
 def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):

@@ -30,6 +30,7 @@ __all__ = [
     "two_way_label",
     "is_table_evidence",
     "is_sentence_evidence",
+    "has_sentences",
     "two_way",
 ]
 
@@ -122,7 +123,7 @@ def is_table_evidence(evidence: Sequence[Element | Evidence]) -> bool:
 
     Why this kind only: TabFact-style tables are where a checkpoint trained mostly on sentence
     pairs leans towards SUPPORTS (745 of 1,000 answers on TabFact val's tuning half, where half
-    are true); infoboxes and sentences do not show that lean.
+    are true); infoboxes do not show that lean, sentences have a threshold of their own.
     """
     elements = [getattr(e, "element", e) for e in evidence]
     return bool(elements) and all(
@@ -142,6 +143,15 @@ def is_sentence_evidence(evidence: Sequence[Element | Evidence]) -> bool:
     """
     elements = [getattr(e, "element", e) for e in evidence]
     return bool(elements) and all(isinstance(e, Element) and e.type == "sentence" for e in elements)
+
+
+def has_sentences(evidence: Sequence[Element | Evidence]) -> bool:
+    """Whether any of the evidence is a Wikipedia sentence (alone or beside cells, the usual
+    shape of retrieved FEVEROUS evidence)."""
+    return any(
+        isinstance(e, Element) and e.type == "sentence"
+        for e in (getattr(x, "element", x) for x in evidence)
+    )
 
 
 @dataclass(slots=True)
@@ -196,14 +206,27 @@ class Verifier:
         #: SUPPORTS' share needed when the evidence is table cells only (``is_table_evidence``;
         #: ``wikicheck_table_threshold``, chosen on TabFact val's training half); 0.5 elsewhere.
         self.table_threshold = float(getattr(config, "wikicheck_table_threshold", 0.5) or 0.5)
+        #: The same for evidence that holds Wikipedia sentences (``has_sentences``;
+        #: ``wikicheck_sentence_threshold``, chosen on FEVEROUS-S training claims with gold and
+        #: with retrieved evidence).
+        self.sentence_threshold = float(getattr(config, "wikicheck_sentence_threshold", 0.5) or 0.5)
 
     def nei_margin_for(self, evidence: Sequence[Element | Evidence]) -> float:
         """How much NOT ENOUGH INFO must win by on this evidence."""
         return self.sentence_nei_margin if is_sentence_evidence(evidence) else self.nei_margin
 
     def supports_threshold(self, evidence: Sequence[Element | Evidence]) -> float:
-        """The share of SUPPORTS + REFUTES that SUPPORTS needs on this evidence."""
-        return self.table_threshold if is_table_evidence(evidence) else 0.5
+        """The share of SUPPORTS + REFUTES that SUPPORTS needs on this evidence.
+
+        Why per kind: a checkpoint leans towards SUPPORTS differently on table cells and on
+        sentences (on retrieved evidence most: related sentences that do not decide the claim
+        read as support); infoboxes alone show no lean and keep 0.5.
+        """
+        if is_table_evidence(evidence):
+            return self.table_threshold
+        if has_sentences(evidence):
+            return self.sentence_threshold
+        return 0.5
 
     @classmethod
     def load(

@@ -44,6 +44,7 @@ CALIBRATED_KEYS = (
     "wikicheck_nei_margin",
     "wikicheck_sentence_nei_margin",
     "wikicheck_table_threshold",
+    "wikicheck_sentence_threshold",
     "wikicheck_calibration",
 )
 
