@@ -90,7 +90,9 @@ def nei_margin(v: Verifier, data_dir: Path, infotabs: int) -> dict:
     # sentence-only evidence: decided (gold) and undecided (other pages) FEVEROUS-S training
     # pairs; the pairs with some gold sentences dropped are left out (module docstring)
     sentence = {"gold": "feverous_s_train", "other_pages": "other_pages"}
-    s_best, s_table = _best_nei_margin({k: (probs[n], labels[n]) for k, n in sentence.items()})
+    s_best, s_table = _best_nei_margin(
+        {k: (probs[n], labels[n]) for k, n in sentence.items()}, v.sentence_threshold
+    )
     return {
         "margin": best,
         "n": {k: len(examples[k]) for k in general},
@@ -121,9 +123,16 @@ def _sweep(
     return max(values, key=lambda x: (table[x]["mean"], -abs(x - neutral))), table
 
 
-def _best_nei_margin(sets: dict[str, tuple[list, list[str]]]) -> tuple[float, dict]:
-    """The margin in ``NEI_MARGINS`` with the best mean 3-way accuracy; the smallest on ties."""
-    return _sweep(NEI_MARGINS, sets, three_way_label, 0.0)
+def _best_nei_margin(
+    sets: dict[str, tuple[list, list[str]]], supports_threshold: float = 0.5
+) -> tuple[float, dict]:
+    """The margin in ``NEI_MARGINS`` with the best mean 3-way accuracy; the smallest on ties.
+    ``supports_threshold``: the SUPPORTS/REFUTES boundary the verifier applies to that evidence."""
+
+    def decide(probs: dict[str, float], margin: float) -> str:
+        return three_way_label(probs, margin, supports_threshold)
+
+    return _sweep(NEI_MARGINS, sets, decide, 0.0)
 
 
 def retrieved_rows(path: Path, data_dir: Path) -> tuple[list[list[float]], list[str]]:
@@ -233,10 +242,12 @@ def main() -> None:
     config = json.loads(path.read_text(encoding="utf-8"))
     recorded = config.get("wikicheck_calibration", {})
     result = {}
-    if args.only in (None, "nei"):
-        result["nei"] = nei_margin(v, data_dir, args.infotabs)
     if args.only in (None, "sentence"):
         result["sentence"] = sentence_threshold(v, data_dir, Path(args.predictions))
+        # the sentence NEI margin below is chosen with the threshold it will be used with
+        v.sentence_threshold = result["sentence"]["threshold"]
+    if args.only in (None, "nei"):
+        result["nei"] = nei_margin(v, data_dir, args.infotabs)
     if args.only in (None, "executor"):
         result["executor"] = executor_margin(v, data_dir, args.tabfact)
     command = (
