@@ -199,21 +199,27 @@ def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_pa
         assert "T_cell_0_2_1" in r["predicted_evidence"]
 
 
-def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_program(
-    tmp_path, monkeypatch
-):
+def _executor_verifier(tmp_path, monkeypatch) -> Verifier:
+    """A tiny uncalibrated model beside an executor whose comparisons are 90% precise."""
     from verifier import tables
-    from verifier.predict import verify_claims
-    from wikicheck.annotations import Claim
 
     monkeypatch.setattr(
         tables, "OP_PRECISION", {("comparison", SUPPORTS): 0.9, ("comparison", REFUTES): 0.9}
     )
-    v = Verifier.load(
+    return Verifier.load(
         _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
         device="cpu",
         max_length=64,
     )
+
+
+def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_program(
+    tmp_path, monkeypatch
+):
+    from verifier.predict import verify_claims
+    from wikicheck.annotations import Claim
+
+    v = _executor_verifier(tmp_path, monkeypatch)
     assert v.executor_margin is None  # an uncalibrated checkpoint: executor off by default
     claims = [
         Claim.from_dict(
@@ -245,20 +251,12 @@ def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
     evidence, only show their program on retrieved evidence; ``evaluate`` on oracle cell
     evidence (not the gold-table setting) answers as ``predict`` does; ``table_executor``
     forces it either way."""
-    from verifier import tables
     from verifier.predict import executor_margin_for, verify_claims
     from wikicheck.annotations import Claim
     from wikicheck.evaluation.recipe import Recipe
     from wikicheck.evaluation.run import predict_claims
 
-    monkeypatch.setattr(
-        tables, "OP_PRECISION", {("comparison", SUPPORTS): 0.9, ("comparison", REFUTES): 0.9}
-    )
-    v = Verifier.load(
-        _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"}),
-        device="cpu",
-        max_length=64,
-    )
+    v = _executor_verifier(tmp_path, monkeypatch)
     inf = float("inf")
     assert executor_margin_for(v, oracle=True) is None  # uncalibrated: off
     assert executor_margin_for(v, table_executor=True, oracle=False) == 0.0
