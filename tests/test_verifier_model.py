@@ -365,6 +365,31 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
     assert table.label == REFUTES  # a tiny random model is never 99% sure
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("wikicheck_sentence_threshold", "0,7", "'0,7'; expected a number in [0.0, 1.0]"),
+        ("wikicheck_table_threshold", 7, "= 7 is outside [0.0, 1.0]"),
+        ("wikicheck_nei_margin", True, "True; expected a number"),
+        ("wikicheck_executor_margin", [0.1], "[0.1]; expected a number"),
+        ("wikicheck_max_length", "256", "'256'; expected a whole number of tokens"),
+        ("wikicheck_max_length", 2, "2; expected a whole number of tokens"),
+    ],
+)
+def test_bad_calibration_in_a_checkpoint_config_is_a_model_error_naming_the_key(
+    tmp_path, key, value, says
+):
+    import json
+
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    config = json.loads((path / "config.json").read_text()) | {key: value}
+    (path / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelError) as err:
+        Verifier.load(path, device="cpu")
+    assert key in str(err.value) and says in str(err.value)
+    assert str(path) in str(err.value)  # which checkpoint
+
+
 def test_sentence_evidence_gets_its_own_nei_margin(tmp_path):
     import json
 
@@ -380,14 +405,14 @@ def test_sentence_evidence_gets_its_own_nei_margin(tmp_path):
     assert not is_sentence_evidence([])
     path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
     config = json.loads((path / "config.json").read_text())
-    config |= {"wikicheck_nei_margin": -2.0}  # NOT ENOUGH INFO always wins
+    config |= {"wikicheck_nei_margin": -1.0}  # NOT ENOUGH INFO wins unless another label is certain
     (path / "config.json").write_text(json.dumps(config))
     shared = Verifier.load(path, device="cpu", max_length=32)
-    assert shared.nei_margin_for(sentences) == -2.0  # no sentence margin: the general one
-    config |= {"wikicheck_sentence_nei_margin": 2.0}  # ... never wins on sentences
+    assert shared.nei_margin_for(sentences) == -1.0  # no sentence margin: the general one
+    config |= {"wikicheck_sentence_nei_margin": 1.0}  # ... never wins on sentences
     (path / "config.json").write_text(json.dumps(config))
     v = Verifier.load(path, device="cpu", max_length=32)
-    assert (v.nei_margin_for(sentences), v.nei_margin_for(cells)) == (2.0, -2.0)
+    assert (v.nei_margin_for(sentences), v.nei_margin_for(cells)) == (1.0, -1.0)
     on_sentences, on_cells = v.predict([("Bob is 40.", sentences), ("Bob is 40.", cells)])
     assert on_sentences.label in (SUPPORTS, REFUTES)
     assert on_cells.label == NEI

@@ -172,6 +172,40 @@ class Prediction:
         }
 
 
+#: The range each calibrated ``wikicheck_*`` value of a checkpoint's config may take: thresholds
+#: are a share of SUPPORTS + REFUTES, margins a difference of two probabilities.
+_CALIBRATION_RANGE = {
+    "wikicheck_executor_margin": (-1.0, 1.0),
+    "wikicheck_nei_margin": (-1.0, 1.0),
+    "wikicheck_sentence_nei_margin": (-1.0, 1.0),
+    "wikicheck_table_threshold": (0.0, 1.0),
+    "wikicheck_sentence_threshold": (0.0, 1.0),
+}
+
+
+def _calibration(config: Any, key: str, default: float | None, source: str) -> Any:
+    """One calibrated value of a checkpoint's config, checked before it decides any verdict.
+
+    Why here: a hand-edited ``config.json`` with ``"0,7"`` or ``7`` would otherwise surface as a
+    bare ``ValueError`` deep in ``float()``, or silently turn every verdict into REFUTES. Missing
+    (or null) keys take ``default``.
+    """
+    value = getattr(config, key, None)
+    if value is None:
+        return default
+    low, high = _CALIBRATION_RANGE[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ModelError(
+            f"model {source!r}: config.json {key} is {value!r}; expected a number in "
+            f"[{low}, {high}]"
+        )
+    if not low <= float(value) <= high:
+        raise ModelError(
+            f"model {source!r}: config.json {key} = {value} is outside [{low}, {high}]"
+        )
+    return float(value)
+
+
 class Verifier:
     """A loaded checkpoint plus its tokenizer, label mapping and device settings."""
 
@@ -195,21 +229,25 @@ class Verifier:
         #: (``wikicheck_executor_margin`` in the checkpoint's config, chosen on TabFact val's
         #: training half); None: the checkpoint was never calibrated, the executor stays off.
         config = getattr(model, "config", None)
-        margin = getattr(config, "wikicheck_executor_margin", None)
-        self.executor_margin: float | None = float(margin) if margin is not None else None
+        self.executor_margin: float | None = _calibration(
+            config, "wikicheck_executor_margin", None, name
+        )
         #: How much NOT ENOUGH INFO must beat the other labels by (``three_way_label``).
-        self.nei_margin = float(getattr(config, "wikicheck_nei_margin", 0.0) or 0.0)
+        self.nei_margin: float = _calibration(config, "wikicheck_nei_margin", 0.0, name)
         #: The same on sentence-only evidence (``wikicheck_sentence_nei_margin``; chosen on
         #: FEVEROUS-S training claims); the general margin where a checkpoint records none.
-        sentence = getattr(config, "wikicheck_sentence_nei_margin", None)
-        self.sentence_nei_margin = self.nei_margin if sentence is None else float(sentence)
+        self.sentence_nei_margin: float = _calibration(
+            config, "wikicheck_sentence_nei_margin", self.nei_margin, name
+        )
         #: SUPPORTS' share needed when the evidence is table cells only (``is_table_evidence``;
         #: ``wikicheck_table_threshold``, chosen on TabFact val's training half); 0.5 elsewhere.
-        self.table_threshold = float(getattr(config, "wikicheck_table_threshold", 0.5) or 0.5)
+        self.table_threshold: float = _calibration(config, "wikicheck_table_threshold", 0.5, name)
         #: The same for evidence that holds Wikipedia sentences (``has_sentences``;
         #: ``wikicheck_sentence_threshold``, chosen on FEVEROUS-S training claims with gold and
         #: with retrieved evidence).
-        self.sentence_threshold = float(getattr(config, "wikicheck_sentence_threshold", 0.5) or 0.5)
+        self.sentence_threshold: float = _calibration(
+            config, "wikicheck_sentence_threshold", 0.5, name
+        )
 
     def nei_margin_for(self, evidence: Sequence[Element | Evidence]) -> float:
         """How much NOT ENOUGH INFO must win by on this evidence."""
@@ -276,7 +314,13 @@ class Verifier:
             )
         model.to(dev)
         if max_length is None:
-            max_length = int(getattr(model.config, "wikicheck_max_length", 0) or 256)
+            window = getattr(model.config, "wikicheck_max_length", None) or 256
+            if isinstance(window, bool) or not isinstance(window, int) or not 8 <= window <= 8192:
+                raise ModelError(
+                    f"model {source!r}: config.json wikicheck_max_length is {window!r}; "
+                    "expected a whole number of tokens in [8, 8192]"
+                )
+            max_length = window
         return cls(model, tok, mapping, device=dev, max_length=max_length, name=source)
 
     def linearize(
