@@ -145,11 +145,16 @@ def retrieved_rows(path: Path, data_dir: Path) -> tuple[list[list[float]], list[
         if sources.in_split(str(r["id"]), 0.6)
     }
     probs, labels = [], []
-    for r in sources.jsonl(path):
-        label = gold.get(str(r["id"]))
+    for row, r in enumerate(sources.jsonl(path), 1):
+        label = gold.get(str(r.get("id")))
         kinds = {parse_id(i).type for i in r.get("predicted_evidence") or []}
         if label is None or r.get("no_evidence") or "sentence" not in kinds:
             continue
+        if not isinstance(r.get("probabilities"), dict):
+            raise SystemExit(
+                f"{path}: row {row} (claim {r.get('id')}) has no probabilities "
+                "(write the file with `wikicheck predict`, which records them)"
+            )
         probs.append([float(r["probabilities"].get(x, 0.0)) for x in LABELS])
         labels.append(label)
     if not labels:

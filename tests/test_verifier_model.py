@@ -480,6 +480,11 @@ def test_calibration_reads_training_claims_with_sentence_evidence_only(tmp_path)
     got, gold = cal.retrieved_rows(pred, tmp_path)
     assert gold == [REFUTES]
     assert got == [[probs[x] for x in LABELS]]
+    rows.append({"id": train[3], "predicted_evidence": ["B_sentence_1"]})  # no probabilities
+    pred.write_text("".join(json.dumps(r | {"probabilities": probs}) + "\n" for r in rows[:-1])
+                    + json.dumps(rows[-1]) + "\n")  # fmt: skip
+    with pytest.raises(SystemExit, match=rf"row 5 \(claim {train[3]}\) has no probabilities"):
+        cal.retrieved_rows(pred, tmp_path)
 
 
 def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):
