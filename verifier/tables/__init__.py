@@ -1,0 +1,135 @@
+"""A small program executor for table claims: what a 6-layer model reading a linearized table
+cannot compute (which row is the extreme one, how many rows share a value, sums, differences,
+ranks, "only"/"all"/"none") is parsed from the claim into a program over the parsed table, run,
+and returned with its verdict and the program text (shown by ``verify``, written in predictions).
+
+Each operation answers only when it can ground the claim in the table: the rows it names (a cell
+whose whole text occurs in the claim), the column it names (a header sharing its content words,
+or the only numeric column), the numbers it states. Otherwise it abstains (None). Tables without
+column headers (infoboxes: key/value rows), empty tables and non-numeric columns make it abstain,
+never raise.
+
+How a verdict is combined with the model is not decided here: each operation's precision on
+TabFact *train* statements, for each label it can give (``OP_PRECISION``, from the counts that
+``bench/bench_table_rules.py --write`` keeps in ``executor_precision.json``; no model is loaded)
+is its calibrated confidence, and ``verifier.predict`` lets it override the model
+only where that confidence beats the model's own by the margin chosen on TabFact val's training
+half (``combine``; docs/verifier.md has the numbers).
+
+The package: ``text`` (words, numbers, cue words), ``grid`` (the parsed table and claim, and
+how a claim is grounded in them), the operations by what they compute (``ranking``,
+``counting``, ``reading``), and here the order they are tried in, ``execute`` and ``combine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from verifier.tables.counting import count, only_all_none
+from verifier.tables.grid import Claim, TableGrid, Verdict
+from verifier.tables.ranking import aggregate, compare, difference, ordinal, same, superlative
+from verifier.tables.reading import bound, lookup, match
+from verifier.tables.text import parse_number, tokenize
+from wikicheck.model import REFUTES, SUPPORTS, Element
+
+__all__ = [
+    "OPS",
+    "OP_PRECISION",
+    "PRECISION_FILE",
+    "Verdict",
+    "TableGrid",
+    "combine",
+    "execute",
+    "parse_number",
+]
+
+
+#: The operations, in the order they are tried (the more specific first).
+OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
+    "ordinal": ordinal,
+    "superlative": superlative,
+    "difference": difference,
+    "comparison": compare,
+    "aggregate": aggregate,
+    "only_all_none": only_all_none,
+    "count": count,
+    "same": same,
+    "lookup": lookup,
+    "match": match,
+    "bound": bound,
+}
+
+
+#: Negation words; the operations in ``_READS_NO_NEGATION`` would answer the claim without its
+#: "not" (train statements: right about half of the time on negated claims), so they abstain.
+_NEGATION = frozenset("not never n't no".split())
+_READS_NO_NEGATION = frozenset({"superlative", "count", "same", "lookup", "match", "bound"})
+
+
+#: Where each (operation, label)'s right/fired counts on TabFact *train* are kept; written by
+#: ``bench/bench_table_rules.py --write`` (no model involved).
+PRECISION_FILE = "executor_precision.json"
+
+
+#: Pseudo-counts at chance that shrink a rarely seen (op, label)'s precision towards 0.5.
+PRIOR_COUNT = 10
+
+
+def _load_precision() -> dict[tuple[str, str], float]:
+    """Each (operation, label)'s calibrated confidence: its smoothed train precision.
+
+    Why per label: an operation is not equally sure of both answers (a difference that comes out
+    exactly as stated is almost always right; one that does not is often a misread claim), and
+    the override should know which of the two it is being asked to trust.
+    """
+    import json
+    from importlib.resources import files
+
+    counts = json.loads(files("verifier").joinpath(PRECISION_FILE).read_text())["counts"]
+    return {
+        (op, label): (c["right"] + 0.5 * PRIOR_COUNT) / (c["fired"] + PRIOR_COUNT)
+        for op, by_label in counts.items()
+        for label, c in by_label.items()
+    }
+
+
+#: (operation, label) -> calibrated confidence, from ``PRECISION_FILE``.
+OP_PRECISION: dict[tuple[str, str], float] = _load_precision()
+
+
+def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | None:
+    grid = TableGrid.from_cells(cells)
+    if not grid.rows or not grid.headers:
+        return None  # an infobox (key/value rows, no column headers) has nothing to count or rank
+    toks = tokenize(claim)
+    return Claim(toks, set(toks), grid.mentions(toks)), grid
+
+
+def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
+    """The first operation that can ground ``claim`` in the table, run; None when none can."""
+    parsed = _parse(claim, cells)
+    if parsed is None:
+        return None
+    negated = bool(parsed[0].words & _NEGATION)
+    for op, rule in OPS.items():
+        if negated and op in _READS_NO_NEGATION:
+            continue
+        verdict = rule(*parsed)
+        if verdict:
+            return verdict
+    return None
+
+
+def combine(verdict: Verdict | None, probabilities: dict[str, float], margin: float) -> bool:
+    """Whether the executor's verdict replaces the model's label.
+
+    The executor's confidence is its (operation, label)'s train precision; the model's is its two-way
+    probability for its own choice. The verdict wins when it is more confident by ``margin``
+    (chosen on TabFact val's training half; ``float('inf')`` turns the executor off).
+    """
+    confidence = None if verdict is None else OP_PRECISION.get((verdict.op, verdict.label))
+    if confidence is None:
+        return False
+    s, r = probabilities.get(SUPPORTS, 0.0), probabilities.get(REFUTES, 0.0)
+    model_conf = max(s, r) / max(1e-9, s + r)
+    return confidence - model_conf >= margin

@@ -1,0 +1,159 @@
+"""Operations that count rows: "there be N <value>" (with "more than", "at least", ...), and
+"only", "all" and "none" over the rows that share a value.
+"""
+
+from __future__ import annotations
+
+from verifier.tables.grid import Claim, TableGrid, Verdict, mention_spans
+from verifier.tables.text import (
+    LESS_WORDS,
+    MORE_WORDS,
+    RELATION_TEST,
+    as_number,
+    contains_span,
+    relation_before,
+    tokenize,
+)
+from wikicheck.model import REFUTES, SUPPORTS
+
+#: Words that say a number in the claim may be a count of rows.
+_COUNT_CUES = frozenset("there time times of total count number appear game only win won".split())
+
+
+#: A number right after these names a thing ("number 3 pick", "season 5", "game 2"), not a count.
+_NOT_COUNT_BEFORE = frozenset(
+    "number no # season part class game round week episode pick district race stage series "
+    "volume chapter vol ep rank position seed grade division level channel track disc first last "
+    "final all".split()
+)
+
+
+#: A number right before these is a measure ("7 day apart", "5 point", "16 million"), not a count.
+_NOT_COUNT_AFTER = frozenset(
+    """day days point points pts million billion stroke strokes mpg ft in cm m km kg lb lbs mile
+    miles yard yards year years minute minutes min hour hours second seconds percent % goal goals
+    run runs lap laps vote votes metre metres meter meters inch inches foot feet""".split()
+)
+
+
+def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
+    """(relation, N) for each number of the claim that can be a count of rows.
+
+    Why so strict: a claim's numbers are mostly values ("season 5", "7 day apart", "out of the 6
+    car", "2 time the capacity"), and a count read from one refutes a true claim; train
+    statements showed these shapes among the count operation's errors.
+    """
+    toks = claim.tokens
+    spans = mention_spans(claim, t)
+    out = []
+    for i, tok in enumerate(toks):
+        n = as_number(tok)
+        if n is None or n != int(n) or not 0 <= n <= len(t.rows):
+            continue
+        before = toks[max(0, i - 3) : i]
+        after = toks[i + 1 : i + 3]
+        if any(a <= i < b for a, b in spans) or (before and before[-1] in "-:/#"):
+            continue  # part of a named cell ("ohio 6") or of a score / date / time
+        if before and before[-1] in _NOT_COUNT_BEFORE or "out" in before[-3:-1]:
+            continue
+        if after and (after[0] in _NOT_COUNT_AFTER | MORE_WORDS | LESS_WORDS or after[0] in "-:/"):
+            continue
+        if after[:2] in (["time", "the"], ["times", "the"], ["time", "as"], ["times", "as"]):
+            continue  # "2 time the capacity": a ratio
+        out.append((relation_before(toks, i) or "=", int(n)))
+    return out
+
+
+def count(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "there be N <value> ...", "<value> more than N time": how many rows hold a named value."""
+    if not claim.mentions or not claim.words & _COUNT_CUES:
+        return None
+    named_rows = {r for r, _ in claim.mentions}
+    in_rows = {t.value(r, c) for r in named_rows for c in t.rows[r]}
+    # a score, a date part or a value of the named rows is not a count
+    wanted = [(rel, n) for rel, n in _stated_counts(claim, t) if n not in in_rows]
+    if not wanted:
+        return None
+    counts: dict[tuple[int, str], int] = {}
+    for r, c in claim.mentions:
+        if t.rows[r][c] == t.headers.get(c):
+            continue  # a repeated header row is not a value
+        value = tokenize(t.rows[r][c])
+        counts[(c, t.rows[r][c])] = sum(
+            contains_span(tokenize(row.get(c, "")), value) for row in t.rows
+        )
+    if not counts:
+        return None
+    hit = [(k, n) for k, n in counts.items() if any(RELATION_TEST[r](n, w) for r, w in wanted)]
+    (c, v), n = hit[0] if hit else next(iter(counts.items()))
+    # Shapes that train statements answered about as often wrong as right: several named values
+    # (a list of rows, or a condition the count ignores) unless the count agrees with a value
+    # seen more than once; "1" read against a value seen several times ("1 of the ..."); a bound
+    # that a single row satisfies
+    if len(counts) > 1 and not (hit and n > 1):
+        return None
+    if n > 1 and all(r == "=" and w == 1 for r, w in wanted):
+        return None
+    if n == 1 and hit and all(w != 1 for _, w in wanted):
+        return None
+    program = f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {n}; claimed "
+    program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
+    return Verdict(SUPPORTS if hit else REFUTES, "count", program)
+
+
+def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "only <row> ... <value>", "all ... <value>", "none / no ... <value>" on one column."""
+    quantifier = next((w for w in ("only", "all", "none") if w in claim.words), None)
+    if quantifier is None or not claim.mentions:
+        return None
+    if quantifier == "all" and not _quantifies_all(claim.tokens):
+        return None
+    rows_of: dict[tuple[int, str], set[int]] = {}
+    for r, c in claim.mentions:
+        v = t.rows[r][c]
+        rows_of.setdefault((c, v), {i for i, row in enumerate(t.rows) if row.get(c) == v})
+    if quantifier == "only":
+        return _only(claim, t, rows_of)
+    # "all/none ... <header> <value>": the value is looked for in the column the claim names.
+    cols = t.header_columns(claim.words)
+    values = {v for _, v in rows_of}
+    if len(values) != 1:
+        return None
+    v = values.pop()
+    col = cols[0] if len(cols) == 1 else next(iter(rows_of))[0]
+    n = sum(row.get(col) == v for row in t.rows)
+    ok = n == len(t.rows) if quantifier == "all" else n == 0
+    program = f"count({t.headers.get(col, col)} == {v!r}) = {n} of {len(t.rows)}"
+    return Verdict(SUPPORTS if ok else REFUTES, quantifier, program)
+
+
+def _quantifies_all(tokens: list[str]) -> bool:
+    """ "all of the ..." / "all the ..." at the start of a clause, not "out of all", "all other"
+    or "than all"."""
+    for i, tok in enumerate(tokens):
+        if tok != "all" or i + 1 >= len(tokens):
+            continue
+        before = tokens[i - 1] if i else ""
+        if tokens[i + 1] in ("of", "the") and before not in ("of", "than", "at"):
+            return True
+    return False
+
+
+def _only(claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]) -> Verdict | None:
+    """ "only <entity> has <value>": the value's rows are exactly the entity's row; with no
+    entity named, "only one ... <value>" means the value is in exactly one row."""
+    entities = [key for key, rows in rows_of.items() if len(rows) == 1]
+    for ce, ve in entities:
+        others = [key for key in rows_of if key[0] != ce]
+        if not others:
+            continue
+        cv, vv = max(others, key=lambda key: (len(rows_of[key]), key))
+        names = ", ".join(t.name(r) for r in sorted(rows_of[(cv, vv)]))
+        program = f"rows({t.headers.get(cv, cv)} == {vv!r}) = [{names}]; named {ve}"
+        ok = rows_of[(cv, vv)] == rows_of[(ce, ve)]
+        return Verdict(SUPPORTS if ok else REFUTES, "only", program)
+    if len(rows_of) == 1 and "one" in claim.words:
+        (c, v), rows = next(iter(rows_of.items()))
+        program = f"count({t.headers.get(c, c)} == {v!r}) = {len(rows)}; claimed 1"
+        return Verdict(SUPPORTS if len(rows) == 1 else REFUTES, "only", program)
+    return None

@@ -1,0 +1,148 @@
+"""What the operations read: a parsed table (``TableGrid``), a tokenised claim (``Claim``),
+the verdict they return, and how a claim is grounded in a table (rows by the cells it names,
+columns by their headers, the numbers it states outside those cells).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from verifier.tables.text import STOP_WORDS, as_number, contains_span, parse_number, stem, tokenize
+from wikicheck.model import Element
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the executor concluded: the label, the operation, and the program it ran."""
+
+    label: str
+    op: str
+    program: str
+
+
+@dataclass
+class TableGrid:
+    """One table's cells as lower-cased rows under column headers (what the programs read)."""
+
+    headers: dict[int, str]
+    rows: list[dict[int, str]]
+    numeric: set[int] = field(default_factory=set)
+
+    @classmethod
+    def from_cells(cls, cells: Sequence[Element]) -> TableGrid:
+        """Data cells of the first table in ``cells``; infobox-shaped tables get no headers."""
+        data = [el for el in cells if el.type == "cell" and el.col is not None]
+        if data:
+            first = (data[0].page, data[0].table)
+            data = [el for el in data if (el.page, el.table) == first]
+        infobox = bool(data) and (
+            data[0].table_type == "infobox"
+            or (all(el.row_header_texts for el in data) and len({el.col for el in data}) == 1)
+        )
+        headers: dict[int, str] = {}
+        by_row: dict[int, dict[int, str]] = {}
+        for el in data:
+            by_row.setdefault(el.row or 0, {})[el.col] = " ".join(el.text.lower().split())
+            if el.col_header_texts and not infobox:
+                headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
+        rows = [by_row[r] for r in sorted(by_row)]
+        numeric = {
+            c
+            for c in headers
+            if sum(parse_number(r.get(c, "")) is not None for r in rows) >= 0.8 * max(1, len(rows))
+        }
+        return cls(headers, rows, numeric)
+
+    def value(self, row: int, col: int) -> float | None:
+        return parse_number(self.rows[row].get(col, ""))
+
+    def column_values(self, col: int) -> dict[int, float]:
+        return {r: v for r in range(len(self.rows)) if (v := self.value(r, col)) is not None}
+
+    def name(self, row: int) -> str:
+        """A row's name for a program: its first non-numeric cell."""
+        cells = self.rows[row]
+        for c in sorted(cells):
+            if cells[c] and parse_number(cells[c]) is None:
+                return cells[c]
+        return f"row {row + 1}"
+
+    def mentions(self, claim: list[str]) -> list[tuple[int, int]]:
+        """(row, col) of the non-numeric cells whose whole text occurs in the claim."""
+        out = []
+        for r, row in enumerate(self.rows):
+            for c, text in row.items():
+                toks = tokenize(text)
+                if not toks or (len(toks) == 1 and (toks[0] in STOP_WORDS or len(toks[0]) < 3)):
+                    continue
+                if all(as_number(t) is not None or t in "-,." for t in toks):
+                    continue
+                if contains_span(claim, toks):
+                    out.append((r, c))
+        return out
+
+    def header_columns(self, words: set[str], numeric_only: bool = False) -> list[int]:
+        """Columns whose header shares the most content words with the claim (ties kept)."""
+        stems = {stem(w) for w in words}
+        scored = [
+            (len({stem(w) for w in tokenize(h) if w not in STOP_WORDS} & stems), c)
+            for c, h in self.headers.items()
+            if not numeric_only or c in self.numeric
+        ]
+        best = max((s for s, _ in scored), default=0)
+        return sorted(c for s, c in scored if s and s == best)
+
+
+@dataclass
+class Claim:
+    tokens: list[str]
+    words: set[str]
+    mentions: list[tuple[int, int]]
+
+    def numbers(self, skip: Sequence[tuple[int, int]] = ()) -> list[float]:
+        """The numbers among the tokens (not parts of scores, dates or times), outside ``skip``
+        (token spans)."""
+        out = []
+        toks = self.tokens
+        for i, tok in enumerate(toks):
+            n = as_number(tok)
+            joined = (i > 0 and toks[i - 1] in "-:/") or (
+                i + 1 < len(toks) and toks[i + 1] in "-:/"
+            )
+            if n is not None and not joined and not any(a <= i < b for a, b in skip):
+                out.append(n)
+        return out
+
+
+def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> int | None:
+    cols = t.header_columns(claim.words, numeric_only=True)
+    if not cols and fallback:
+        cols = sorted(t.numeric)
+    return cols[0] if len(cols) == 1 else None
+
+
+def rows_by_mention(claim: Claim, t: TableGrid) -> dict[tuple[int, str], set[int]]:
+    """(column, value) of each cell the claim names -> the rows holding that value there."""
+    out: dict[tuple[int, str], set[int]] = {}
+    for r, c in claim.mentions:
+        v = t.rows[r][c]
+        out.setdefault((c, v), {i for i, row in enumerate(t.rows) if row.get(c) == v})
+    return out
+
+
+def mention_spans(claim: Claim, t: TableGrid) -> list[tuple[int, int]]:
+    """Token spans of the claim that are the text of a cell it names."""
+    toks = claim.tokens
+    return [
+        (i, i + len(cell))
+        for r, c in claim.mentions
+        if (cell := tokenize(t.rows[r][c]))
+        for i in range(len(toks) - len(cell) + 1)
+        if toks[i : i + len(cell)] == cell
+    ]
+
+
+def free_numbers(claim: Claim, t: TableGrid) -> list[float]:
+    """The claim's numbers outside the cells it names ("august 4" names a row, not a value)."""
+    return claim.numbers(skip=mention_spans(claim, t))

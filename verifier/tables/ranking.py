@@ -1,0 +1,218 @@
+"""Operations that order rows by a numeric column: superlatives ("the highest <column>"),
+ordinals ("the second highest"), comparisons and differences between two named rows, "the same
+<column>", and totals/averages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from verifier.tables.grid import Claim, TableGrid, Verdict, one_numeric_column, rows_by_mention
+from verifier.tables.text import (
+    AVERAGE_WORDS,
+    LESS_WORDS,
+    MAX_WORDS,
+    MIN_WORDS,
+    MORE_WORDS,
+    TOTAL_WORDS,
+    contains_span,
+    fmt_number,
+    tokenize,
+)
+from wikicheck.model import REFUTES, SUPPORTS
+
+_ORDINAL_WORDS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+
+
+#: Superlatives that can be about how often a value occurs ("directed the most episodes").
+_MOST_OFTEN = frozenset("most least fewest".split())
+
+
+def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row> has the highest/lowest <column>": is the named row the extreme one?"""
+    want = max if claim.words & MAX_WORDS else min if claim.words & MIN_WORDS else None
+    if want is None or len(t.rows) < 3 or claim.words & set(_ORDINAL_WORDS):
+        return None
+    rows_of = rows_by_mention(claim, t)
+    toks = claim.tokens
+    often = any(w in _MOST_OFTEN and (i == 0 or toks[i - 1] != "at") for i, w in enumerate(toks))
+    if often and len(rows_of) == 1:
+        (c, v), rows = next(iter(rows_of.items()))
+        if len(rows) > 1:
+            return _most_often(want, c, v, t)
+    col = one_numeric_column(claim, t)
+    if col is None:
+        return None
+    values = t.column_values(col)
+    # a value named in several rows is a condition ("in 2009"): the extreme is taken among them
+    within = [rs for (c, _), rs in rows_of.items() if c != col and len(rs) > 1]
+    subset = set.intersection(*within) if within else set(values)
+    values = {r: x for r, x in values.items() if r in subset}
+    if len(values) < 2:
+        return None
+    best = want(values.values())
+    named = sorted({r for (c, _), rs in rows_of.items() if c != col and len(rs) == 1 for r in rs})
+    fn = "argmax" if want is max else "argmin"
+    where = f" among {len(values)} rows" if within else ""
+    if not named:
+        return _extreme_value(claim, t, col, best, f"{fn[3:]}({t.headers[col]}){where}")
+    winners = [t.name(r) for r, v in values.items() if v == best]
+    program = f"{fn}({t.headers[col]}){where} = {' | '.join(winners)}; named: {t.name(named[0])}"
+    ok = any(values.get(r) == best for r in named)
+    return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
+
+
+def _extreme_value(
+    claim: Claim, t: TableGrid, col: int, best: float, program: str
+) -> Verdict | None:
+    """ "the lowest <column> be N" (no row named): is N the extreme value?
+
+    N is the claim's one number, stated after the superlative and found in no other column."""
+    toks = claim.tokens
+    words = MAX_WORDS | MIN_WORDS
+    at = [i for i, w in enumerate(toks) if w in words]
+    if "than" in claim.words or claim.words & (
+        MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS | {"difference"}
+    ):
+        return None
+    if any(toks[i - 1] == "at" for i in at if i > 0):
+        return None  # "at least 5", "at most 3": bounds, not the extreme
+    # N comes after the superlative ("episode 10 have the lowest rating" names a row) and is
+    # a value of no other column
+    elsewhere = {t.value(r, c) for r in range(len(t.rows)) for c in t.rows[r] if c != col}
+    stated = [n for n in Claim(toks[at[0] + 1 :], set(), []).numbers() if n not in elsewhere]
+    if len(stated) != 1 or len(claim.numbers()) != 1:
+        return None
+    ok = abs(best - stated[0]) <= 1e-6 * max(1.0, abs(best))
+    return Verdict(SUPPORTS if ok else REFUTES, "superlative",
+                   f"{program} = {fmt_number(best)}; claimed {fmt_number(stated[0])}")  # fmt: skip
+
+
+def _most_often(want: Callable, col: int, value: str, t: TableGrid) -> Verdict:
+    """Is ``value`` the most (least) frequent value of its column?"""
+    counts: dict[str, int] = {}
+    for row in t.rows:
+        if row.get(col):
+            counts[row[col]] = counts.get(row[col], 0) + 1
+    best = want(counts.values())
+    winners = [v for v, n in counts.items() if n == best]
+    fn = "most_often" if want is max else "least_often"
+    header = t.headers.get(col, f"column {col}")
+    program = f"{fn}({header}) = {' | '.join(winners)} ({best}); named {value!r} ({counts[value]})"
+    return Verdict(SUPPORTS if counts[value] == best else REFUTES, "superlative", program)
+
+
+def ordinal(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row> has the second/third highest <column>": the named row's rank."""
+    ranks = [_ORDINAL_WORDS[w] for w in claim.tokens if w in _ORDINAL_WORDS]
+    want = "max" if claim.words & MAX_WORDS else "min" if claim.words & MIN_WORDS else None
+    if len(ranks) != 1 or want is None:
+        return None
+    col = one_numeric_column(claim, t)
+    named = sorted({r for r, c in claim.mentions if c != col})
+    if col is None or len(named) != 1:
+        return None
+    values = t.column_values(col)
+    if named[0] not in values or len(values) <= ranks[0]:
+        return None
+    distinct = sorted(set(values.values()), reverse=want == "max")
+    rank = distinct.index(values[named[0]]) + 1
+    program = f"rank_{want}({t.headers[col]}, {t.name(named[0])}) = {rank}; claimed {ranks[0]}"
+    return Verdict(SUPPORTS if rank == ranks[0] else REFUTES, "ordinal", program)
+
+
+def _two_rows(claim: Claim, t: TableGrid) -> tuple[int, int] | None:
+    if "than" not in claim.words:
+        return None
+    cut = claim.tokens.index("than")
+    left, right = claim.tokens[:cut], claim.tokens[cut + 1 :]
+    a_rows = {r for r, c in claim.mentions if contains_span(left, tokenize(t.rows[r][c]))}
+    b_rows = {r for r, c in claim.mentions if contains_span(right, tokenize(t.rows[r][c]))}
+    if len(a_rows) != 1 or len(b_rows) != 1 or a_rows == b_rows:
+        return None
+    return a_rows.pop(), b_rows.pop()
+
+
+def _more_less(
+    claim: Claim, t: TableGrid
+) -> tuple[bool, tuple[int, int], int, float | None, float | None] | None:
+    """ "<row A> ... more/less <column> than <row B>": (more?, rows, column, A's and B's values)."""
+    more, less = bool(claim.words & MORE_WORDS), bool(claim.words & LESS_WORDS)
+    rows = _two_rows(claim, t)
+    if rows is None or more == less:
+        return None
+    col = one_numeric_column(claim, t, fallback=True)
+    if col is None:
+        return None
+    return more, rows, col, t.value(rows[0], col), t.value(rows[1], col)
+
+
+def difference(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row A> has N more/less <column> than <row B>": the difference of the two rows."""
+    parsed = _more_less(claim, t)
+    if parsed is None:
+        return None
+    more, rows, col, a, b = parsed
+    cut = claim.tokens.index("than")
+    stated = [n for n in Claim(claim.tokens[:cut], set(), []).numbers() if n not in (a, b)]
+    if a is None or b is None or len(stated) != 1:
+        return None
+    diff = a - b if more else b - a
+    h = t.headers[col]
+    program = f"{h}[{t.name(rows[0])}] - {h}[{t.name(rows[1])}] = {fmt_number(a - b)}"
+    program += f"; claimed {'+' if more else '-'}{fmt_number(stated[0])}"
+    return Verdict(SUPPORTS if abs(diff - stated[0]) < 1e-6 else REFUTES, "difference", program)
+
+
+def compare(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row A> has more/less <column> than <row B>": compare the two rows' numbers."""
+    parsed = _more_less(claim, t)
+    if parsed is None:
+        return None
+    more, rows, col, a, b = parsed
+    if a is None or b is None or a == b:
+        return None
+    h = t.headers[col]
+    op = ">" if more else "<"
+    program = (
+        f"{h}[{t.name(rows[0])}] {op} {h}[{t.name(rows[1])}]: {fmt_number(a)} {op} {fmt_number(b)}"
+    )
+    return Verdict(SUPPORTS if (a > b if more else a < b) else REFUTES, "comparison", program)
+
+
+def same(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row A> and <row B> have the same <column>"."""
+    rows = sorted({r for r, _ in claim.mentions})
+    cols = t.header_columns(claim.words)
+    if "same" not in claim.words or len(rows) < 2 or len(cols) != 1:
+        return None
+    values = [t.rows[r].get(cols[0], "") for r in rows]
+    program = f"{t.headers[cols[0]]} of " + ", ".join(
+        f"{t.name(r)} = {v!r}" for r, v in zip(rows, values, strict=True)
+    )
+    return Verdict(SUPPORTS if len(set(values)) == 1 else REFUTES, "same", program)
+
+
+def aggregate(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "the total / average <column> is N": sum or mean of a numeric column."""
+    total, average = bool(claim.words & TOTAL_WORDS), bool(claim.words & AVERAGE_WORDS)
+    if total == average or claim.mentions or claim.words & (MAX_WORDS | MIN_WORDS):
+        return None  # rows named or "the minimum total": not an aggregate over the column
+    # The column is named by the other words: "total" / "average" may also be a column's name.
+    cols = t.header_columns(claim.words - TOTAL_WORDS - AVERAGE_WORDS, numeric_only=True)
+    if len(cols) != 1:
+        return None
+    col = cols[0]
+    values = list(t.column_values(col).values())
+    if len(values) < 2:
+        return None
+    result = sum(values) if total else sum(values) / len(values)
+    stated = claim.numbers()
+    if len(stated) != 1:
+        return None
+    fn = "sum" if total else "avg"
+    ok = abs(result - stated[0]) <= max(0.01, 0.005 * abs(result))
+    program = (
+        f"{fn}({t.headers[col]}) = {fmt_number(round(result, 2))}; claimed {fmt_number(stated[0])}"
+    )
+    return Verdict(SUPPORTS if ok else REFUTES, "aggregate", program)

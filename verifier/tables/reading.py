@@ -1,0 +1,173 @@
+"""Operations that read one row: a stated value checked against the named row (``lookup``),
+two named values in one row (``match``), and a bound on a row's number (``bound``).
+"""
+
+from __future__ import annotations
+
+from verifier.tables.grid import (
+    Claim,
+    TableGrid,
+    Verdict,
+    free_numbers,
+    mention_spans,
+    rows_by_mention,
+)
+from verifier.tables.text import (
+    AVERAGE_WORDS,
+    LESS_WORDS,
+    MAX_WORDS,
+    MIN_WORDS,
+    MORE_WORDS,
+    RELATION_TEST,
+    TOTAL_WORDS,
+    as_number,
+    contains_span,
+    fmt_number,
+    relation_before,
+    tokenize,
+)
+from wikicheck.model import REFUTES, SUPPORTS
+
+#: Words that put a stated value in relation to the row's rather than state it ("before 1932").
+_RELATIVE = frozenset(
+    "before after until since prior earlier later not never no n't without except".split()
+)
+
+
+#: Words that order rows ("taken prior to grammar"): a match of values does not decide them.
+_ORDER = frozenset("before after prior earlier later until since following previous".split())
+
+
+def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row> ... <value>": one row named by a cell unique in its column, and a value the claim
+    states in another column; the value must be that row's (a value of the same column found in
+    other rows only, or a stated number the row's cell does not hold, refutes)."""
+    if (
+        claim.words
+        & (MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS)
+        or "than" in claim.words
+    ):
+        return None
+    column_rows = rows_by_mention(claim, t)
+    named = _named_row(claim, t, column_rows)
+    if named is None:
+        return None
+    row, name, key_cols = named
+    for (c, v), rs in column_rows.items():
+        if c in key_cols or row in rs:
+            continue
+        program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
+        return Verdict(REFUTES, "lookup", program)
+    cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
+    free = free_numbers(claim, t)
+    numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
+    if len(cols) == 1 and len(numbers) == 1:
+        have = t.value(row, cols[0])
+        if have is not None:
+            program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {fmt_number(numbers[0])}"
+            return Verdict(SUPPORTS if have == numbers[0] else REFUTES, "lookup", program)
+    values = {t.value(row, c) for c in t.rows[row] if c not in key_cols}
+    if free and all(n in values for n in free) and not claim.words & _RELATIVE:
+        shown = ", ".join(fmt_number(n) for n in free)
+        program = f"row[{name}] holds {shown}; claimed {shown}"
+        return Verdict(SUPPORTS, "lookup", program)
+    stated = [(c, v) for (c, v) in column_rows if c not in key_cols]
+    if stated and not free:  # a stated number the row does not hold leaves it undecided
+        c, v = stated[0]
+        program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
+        return Verdict(SUPPORTS, "lookup", program)
+    return None
+
+
+def match(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<value A> ... <value B>" (values of different columns): does one row hold them all?
+
+    A value found in several columns may be in any of them; a value inside a longer named value
+    ("finland" in "tps (finland)") is that value's part, not a condition of its own. Values named
+    in one column together ("A and B be both in the second division") must each share a row with
+    the other values. A stated number must be in a matching row.
+    """
+    if claim.words & (
+        MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS | _ORDER
+    ) or ("than" in claim.words):
+        return None
+    rows_of = rows_by_mention(claim, t)
+    columns: dict[str, set[int]] = {}
+    for c, v in rows_of:
+        columns.setdefault(v, set()).add(c)
+    texts = {v: tokenize(v) for v in columns}
+    values = [
+        v
+        for v in columns
+        if not any(w != v and len(texts[w]) > len(texts[v]) and contains_span(texts[w], texts[v])
+                   for w in columns)
+    ]  # fmt: skip
+    rows = {v: set().union(*(rows_of[(c, v)] for c in columns[v])) for v in values}
+    by_col: dict[int, list[str]] = {}
+    for v in values:
+        if len(columns[v]) == 1:
+            by_col.setdefault(next(iter(columns[v])), []).append(v)
+    lists = [vs for vs in by_col.values() if len(vs) > 1]
+    listed = {v for vs in lists for v in vs}
+    singles = [v for v in values if v not in listed]
+    if not singles or len(singles) + len(lists) < 2:
+        return None
+    matching = set.intersection(*(rows[v] for v in singles))
+    where = " & ".join(f"{_where(t, columns[v])} == {v!r}" for v in singles)
+    for vs in lists:
+        missing = [v for v in vs if not matching & rows[v]]
+        if missing:
+            program = f"rows({where}) hold no {_where(t, columns[missing[0]])} == {missing[0]!r}"
+            return Verdict(REFUTES, "match", program)
+    if not matching:
+        return Verdict(REFUTES, "match", f"rows({where}) = []")
+    free = free_numbers(claim, t)
+    held = {t.value(r, c) for r in matching for c in t.rows[r]}
+    if free and not all(n in held for n in free):
+        return None  # a number no matching row holds: undecided without its column
+    names = ", ".join(t.name(r) for r in sorted(matching))
+    return Verdict(SUPPORTS, "match", f"rows({where}) = [{names}]")
+
+
+def bound(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row> ... more/less than N <column>": the named row's value against a stated bound."""
+    if claim.words & (MAX_WORDS | MIN_WORDS | TOTAL_WORDS | AVERAGE_WORDS) or not claim.words & (
+        MORE_WORDS | LESS_WORDS
+    ):
+        return None
+    row_of = _named_row(claim, t)
+    if row_of is None:
+        return None
+    row, name, key_cols = row_of
+    cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
+    toks = claim.tokens
+    spans = mention_spans(claim, t)
+    bounds = []
+    for i, tok in enumerate(toks):
+        n = as_number(tok)
+        rel = None if n is None or any(a <= i < b for a, b in spans) else relation_before(toks, i)
+        if rel:
+            bounds.append((rel, n))
+    have = t.value(row, cols[0]) if len(cols) == 1 else None
+    if len(bounds) != 1 or have is None or free_numbers(claim, t) != [bounds[0][1]]:
+        return None  # another number is another condition the bound does not read
+    rel, n = bounds[0]
+    program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {rel} {fmt_number(n)}"
+    return Verdict(SUPPORTS if RELATION_TEST[rel](have, n) else REFUTES, "bound", program)
+
+
+def _named_row(
+    claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]] | None = None
+) -> tuple[int, str, set[int]] | None:
+    """The one row the claim names by cells unique in their columns: (row, its name as the
+    claim says it, the naming columns). ``rows_of``: :func:`rows_by_mention`, if already made."""
+    rows_of = rows_by_mention(claim, t) if rows_of is None else rows_of
+    keys = {k: next(iter(rs)) for k, rs in rows_of.items() if len(rs) == 1}
+    if len(set(keys.values())) != 1:
+        return None
+    (_, name), row = next(iter(keys.items()))
+    return row, name, {c for c, _ in keys}
+
+
+def _where(t: TableGrid, cols: set[int]) -> str:
+    return " | ".join(str(t.headers.get(c, c)) for c in sorted(cols))

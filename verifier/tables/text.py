@@ -1,0 +1,118 @@
+"""Words and numbers of claims and cells, shared by every operation.
+
+Why one place: the operations must agree on how a claim is tokenised, what counts as a number
+("1,234", "three") and which cue words mean "more", "highest" or "total"; a second copy of a cue
+list would let two operations read the same claim differently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_NUM_TOKEN = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+_SPLIT = re.compile(r"([()\[\]\"';:!?])")
+
+
+_WORD_NUMBERS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"once": 1, "twice": 2}
+
+
+STOP_WORDS = frozenset(
+    """the a an of in on at to be is was and or for by with as from that this have has had there
+    their they it its than more less most least only all same when which who what not no do does
+    did time times game team player year after before during per while any each other then first
+    last second third 1st 2nd 3rd out over under up down into also""".split()
+)
+#: Cue words: which way a claim orders, compares or aggregates a column.
+MAX_WORDS = frozenset("highest most largest biggest greatest longest maximum top best".split())
+MIN_WORDS = frozenset("lowest least fewest smallest shortest minimum worst".split())
+MORE_WORDS = frozenset("more higher larger greater bigger longer better older later".split())
+LESS_WORDS = frozenset("less lower smaller fewer shorter worse younger earlier".split())
+TOTAL_WORDS = frozenset("total sum combined altogether overall".split())
+AVERAGE_WORDS = frozenset("average mean".split())
+
+
+def parse_number(text: str) -> float | None:
+    """The first number in a cell (``"1,234"`` -> 1234.0); None if there is none."""
+    m = _NUM.search(text)
+    if not m:
+        return None
+    try:
+        return float(m.group().replace(",", ""))
+    except ValueError:
+        return None
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased tokens, brackets and quotes split off (TabFact statements come tokenised)."""
+    return _SPLIT.sub(r" \1 ", text.lower().replace("\u2013", "-")).split()
+
+
+def as_number(token: str) -> float | None:
+    """A token's number: digits (``"1,234"``) or a number word (``"three"``, ``"twice"``)."""
+    if _NUM_TOKEN.match(token):
+        return float(token.replace(",", ""))
+    return float(_WORD_NUMBERS[token]) if token in _WORD_NUMBERS else None
+
+
+def contains_span(hay: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return n > 0 and any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def fmt_number(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def stem(word: str) -> str:
+    """A plural's singular, roughly: TabFact statements are lemmatised ("lap" under "laps")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"  # countries
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]  # matches, losses
+    return word[:-1]
+
+
+#: "more than N" / "at least N" ...: how the row count relates to the stated N.
+_COUNT_RELATIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("more", "than"), ">"),
+    (("greater", "than"), ">"),
+    (("over",), ">"),
+    (("above",), ">"),
+    (("at", "least"), ">="),
+    (("less", "than"), "<"),
+    (("fewer", "than"), "<"),
+    (("under",), "<"),
+    (("below",), "<"),
+    (("at", "most"), "<="),
+)
+
+
+RELATION_TEST: dict[str, Callable[[int, int], bool]] = {
+    "=": lambda n, k: n == k,
+    ">": lambda n, k: n > k,
+    ">=": lambda n, k: n >= k,
+    "<": lambda n, k: n < k,
+    "<=": lambda n, k: n <= k,
+}
+
+
+def relation_before(toks: list[str], i: int) -> str | None:
+    """The relation ("more than" -> ">") the tokens just before position ``i`` state, if any."""
+    return next(
+        (
+            rel
+            for words, rel in _COUNT_RELATIONS
+            if tuple(toks[max(0, i - len(words)) : i]) == words
+        ),
+        None,
+    )
