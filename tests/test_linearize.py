@@ -24,6 +24,20 @@ def test_cell_reads_row_then_column_header_is_value():
     assert element_text(cell_element("Aare", 1, 0, "x", [], [])) == "x"
 
 
+def test_infobox_title_row_is_not_repeated_as_every_cells_header():
+    # FEVEROUS and InfoTabs infoboxes head every cell with the page title's row
+    cell = cell_element("Aare", 3, 1, "Switzerland", ["Country"], ["Location", "Aare"])
+    assert element_text(cell) == "Country Location is Switzerland"
+    born = cell_element(
+        "Bruno_Abakanowicz", 1, 1, "6 October 1852", ["Born"], ["bruno  abakanowicz"]
+    )
+    assert element_text(born) == "Born is 6 October 1852"  # underscores, case and spaces aside
+    other = cell_element("Aare", 3, 1, "Switzerland", ["Country"], ["Aare river"])
+    assert element_text(other) == "Country Aare river is Switzerland"  # only the whole title goes
+    text = linearize("The Aare flows in Switzerland.", [cell]).evidence
+    assert text.count("Aare") == 1  # the title, once, before the page's first piece
+
+
 def test_caption_item_and_header_cell_carry_their_kind():
     cap = Element(
         id="A_table_caption_0", page="A", type="table_caption", text="Results", position=0, table=0

@@ -47,8 +47,12 @@ def element_text(el: Element) -> str:
     """The element's content with its own local context (headers, caption, list marker)."""
     text = " ".join(el.text.split())
     if el.type == "cell":
-        headers = [h for h in [*el.row_header_texts, *el.col_header_texts] if h.strip()]
-        headers = [" ".join(h.split()) for h in headers if " ".join(h.split()) != text]
+        # A header that repeats the cell or the page title says nothing new: an infobox's title
+        # row heads every cell ("Country Aare is Switzerland"), and the title is already written
+        # once per page (``_prefix``).
+        title = " ".join(el.page.replace("_", " ").split()).casefold()
+        headers = [" ".join(h.split()) for h in [*el.row_header_texts, *el.col_header_texts]]
+        headers = [h for h in headers if h and h != text and h.casefold() != title]
         return f"{' '.join(headers)} is {text}" if headers else text
     if el.type == "header_cell":
         return f"header {text}"
