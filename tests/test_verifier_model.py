@@ -514,3 +514,38 @@ def test_unreachable_hub_names_the_hub_and_the_id():
     assert "is the Hugging Face hub reachable, and is 'nobody/no-such-model-xyz'" in out.stdout, (
         out.stdout + out.stderr[-1500:]
     )
+
+
+def test_average_checkpoints_mixes_every_weight_and_drops_the_calibration(tmp_path):
+    import importlib.util
+    import json
+
+    import torch
+    from safetensors.torch import load_file
+
+    spec = importlib.util.spec_from_file_location(
+        "average_checkpoints",
+        Path(__file__).resolve().parent.parent / "bench/average_checkpoints.py",
+    )
+    avg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(avg)
+    labels = {0: "entailment", 1: "neutral", 2: "contradiction"}
+    torch.manual_seed(0)
+    a = tiny_checkpoint(tmp_path / "a", labels)
+    torch.manual_seed(1)
+    b = tiny_checkpoint(tmp_path / "b", labels)
+    config = json.loads((b / "config.json").read_text()) | {"wikicheck_nei_margin": 0.3}
+    (b / "config.json").write_text(json.dumps(config))
+    n = avg.average(a, b, tmp_path / "out", alpha=0.25)
+    wa, wb, wo = (load_file(p / "model.safetensors") for p in (a, b, tmp_path / "out"))
+    assert n == len(wa) and wo.keys() == wa.keys()
+    name = "classifier.weight"
+    assert not torch.equal(wa[name], wb[name])
+    assert torch.allclose(wo[name], 0.75 * wa[name] + 0.25 * wb[name])
+    out = Verifier.load(tmp_path / "out", device="cpu", max_length=32)
+    assert out.nei_margin == 0.0  # B's margin was chosen for B's weights, not the average's
+    wider = tiny_checkpoint(tmp_path / "wider", {0: "entailment", 1: "contradiction"})
+    with pytest.raises(SystemExit, match="shape"):
+        avg.average(a, wider, tmp_path / "bad")
+    with pytest.raises(SystemExit, match="--alpha 2"):
+        avg.average(a, b, tmp_path / "bad", alpha=2)
