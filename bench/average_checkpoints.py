@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.train import CALIBRATED_KEYS  # noqa: E402
+from wikicheck.verifier.train import CALIBRATED_KEYS  # noqa: E402
 
 WEIGHTS = "model.safetensors"
 

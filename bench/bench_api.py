@@ -55,8 +55,8 @@ def _claims(path: str, limit: int) -> list[str]:
 
 
 def _build_index(pages: str, where: str) -> None:
-    from indexer.pipeline import index_sources
-    from indexer.stores import open_store
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.stores import open_store
 
     store = open_store(index_dir=where, create=True)
     t = time.perf_counter()
@@ -81,8 +81,8 @@ def _baseline(index_dir: str, claims: list[str]) -> tuple[float, float]:
 
     The same claims, cold caches, no HTTP: the API's own overhead is the difference.
     """
-    from indexer.stores import open_store
-    from retriever.pipeline import Retriever
+    from wikicheck.indexer.stores import open_store
+    from wikicheck.retriever.pipeline import Retriever
 
     store = open_store(index_dir=index_dir)
     retriever = Retriever(store)

@@ -100,8 +100,8 @@ def build_pages(out_dir: str, limit: int | None = None, extra: str | None = None
 
 def build_index(pages_path: str, index_dir: str) -> None:
     """Index the pages with the embedded store (single process; cached by the manifest)."""
-    from indexer.extract import extract_page
-    from indexer.stores import open_store
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.stores import open_store
 
     if os.path.exists(os.path.join(index_dir, "wikicheck-index.json")):
         return

@@ -1,7 +1,7 @@
 """Benchmark: ``wikicheck embed`` elements/s, int8 ONNX (the CPU default) vs the fp32 torch path.
 
 Both runtimes embed **the same pages** (the first ``--pages`` pages of ``--corpus``) through
-:func:`retriever.embed.embed_sources`, exactly what ``wikicheck embed`` runs (reading, extraction,
+:func:`wikicheck.retriever.embed.embed_sources`, exactly what ``wikicheck embed`` runs (reading, extraction,
 encoding, writing and finalising the vectors). Rounds alternate int8 / fp32 in one process, so a
 change of machine load hits both; it prints each side's median elements/s and the ratio, and the
 cosine agreement of the two runtimes' vectors for the same elements.
@@ -41,16 +41,16 @@ def main() -> None:
 
     import orjson
 
-    from indexer.extract import extract_page
-    from retriever.embed import embed_sources
-    from retriever.vectors import ElementVectors
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.retriever.embed import embed_sources
+    from wikicheck.retriever.vectors import ElementVectors
 
     work = Path(tempfile.mkdtemp(prefix="wikicheck-bench-embed-"))
     try:
         sample = work / "pages.jsonl"
         with open(args.corpus, "rb") as src, open(sample, "wb") as out:
             out.writelines(itertools.islice(src, args.pages))
-        from retriever.dense import load_encoder
+        from wikicheck.retriever.dense import load_encoder
 
         for side in SIDES:  # load both models before the clock runs
             load_encoder(side, max_tokens=args.max_tokens, batch_size=args.batch_size)

@@ -3,8 +3,8 @@
 The anchor is the previous CPU encoder, rebuilt here from the same checkpoint: dynamically
 quantised int8 (``quantize_dynamic``, per-channel weights; recipe ``dyn-pc-v1``), run **one text
 per call** because its activation scales depend on the whole input tensor. Ours is
-:class:`retriever.dense.OnnxEncoder` over the statically quantised model
-(:mod:`retriever.int8`), batched by token length at each ``--batch-sizes``. Both run the same
+:class:`wikicheck.retriever.dense.OnnxEncoder` over the statically quantised model
+(:mod:`wikicheck.retriever.int8`), batched by token length at each ``--batch-sizes``. Both run the same
 element texts (``--texts`` texts of ``--corpus``, through ``element_text``) on ``--threads``
 threads, in alternating rounds so that a change of machine load hits every side; it prints
 texts/s (wall) and CPU ms per text per side (medians), the ratio to the anchor, each side's
@@ -14,7 +14,7 @@ being encoded alone and inside a batch of other texts.
     python bench/bench_encoder.py --corpus /work/fast-data/b200k/pages.jsonl --texts 2048 --rounds 3
 
 ``--student NAME`` adds a side running the int8 build of a distilled student
-(``retriever.encoder_models``, e.g. ``minilm-l3-distilled``) batched like ours at the first batch
+(``wikicheck.retriever.encoder_models``, e.g. ``minilm-l3-distilled``) batched like ours at the first batch
 size, and prints its speed ratio to the teacher; its "cosine to fp32" is to the *teacher's* fp32
 vectors, i.e. how closely the student reproduces the teacher.
 
@@ -42,8 +42,8 @@ from bench._common import header  # noqa: E402
 def _texts(corpus: str, n: int) -> list[str]:
     import orjson
 
-    from indexer.extract import extract_page
-    from retriever.dense import element_text
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.retriever.dense import element_text
 
     out: list[str] = []
     with open(corpus, "rb") as fh:
@@ -61,7 +61,7 @@ def _dynamic_model(model_dir: Path) -> Path:
 
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from retriever import int8
+    from wikicheck.retriever import int8
 
     path = int8.cache_dir() / "bench-minilm-int8-dyn-pc-v1.onnx"
     if not path.exists():
@@ -88,8 +88,8 @@ def main() -> None:
 
     import onnxruntime as ort
 
-    from retriever.dense import OnnxEncoder, load_encoder
-    from retriever.encoder_models import teacher_dir
+    from wikicheck.retriever.dense import OnnxEncoder, load_encoder
+    from wikicheck.retriever.encoder_models import teacher_dir
 
     texts = _texts(args.corpus, args.texts)
     threads = args.threads or os.cpu_count() or 1

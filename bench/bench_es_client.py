@@ -4,7 +4,7 @@ What the Python side of ``wikicheck index --es`` spends per element, measured ag
 transport node that acknowledges every request at once (so the server's own indexing speed, which
 depends on its hardware and heap, is left out):
 
-* ``encode``: :func:`indexer.stores._es_writer.encode_page` (document building + JSON), which the
+* ``encode``: :func:`wikicheck.indexer.stores._es_writer.encode_page` (document building + JSON), which the
   indexing pipeline runs in its worker processes;
 * ``write``: the single writer with pre-encoded pages (``delete_by_query`` per batch, bulk
   chunking, NDJSON bodies through the official client) — the ceiling of one writer process.
@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._common import header, peak_rss_mib  # noqa: E402
-from indexer.extract import extract_page  # noqa: E402
-from indexer.stores._es_writer import encode_page  # noqa: E402
-from indexer.stores.elastic import ElasticStore  # noqa: E402
+from wikicheck.indexer.extract import extract_page  # noqa: E402
+from wikicheck.indexer.stores._es_writer import encode_page  # noqa: E402
+from wikicheck.indexer.stores.elastic import ElasticStore  # noqa: E402
 
 DEFAULT_PAGES = ROOT.parent / "shared" / "data" / "feverous" / "feverous_s_pages.jsonl"
 _HEADERS = HttpHeaders({"content-type": "application/json", "x-elastic-product": "Elasticsearch"})

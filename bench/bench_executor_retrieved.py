@@ -5,7 +5,7 @@ bench runs a recipe's retrieval and verifier (model only) on the *training* part
 (the side its ``[holdout]`` leaves out, so the held-out figures stay untouched), then the
 executor on each claim's retrieved evidence with the checkpoint's calibrated margin, and counts
 how often it answers, how often that answer is right, and how many verdicts it would flip
-(right / wrong). ``verifier.predict.executor_margin_for`` keeps it from overriding retrieved
+(right / wrong). ``wikicheck.verifier.predict.executor_margin_for`` keeps it from overriding retrieved
 evidence because of this count (``docs/verifier.md``).
 
 Needs the recipe's index (``wikicheck evaluate feverous-s`` builds it once).
@@ -34,12 +34,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--limit", type=int, default=None, help="first N training-part claims")
     args = ap.parse_args(argv)
 
-    from indexer.stores import open_store
-    from verifier.predict import apply_table_verdict, table_verdict
     from wikicheck.annotations import iter_claims
     from wikicheck.evaluation.recipe import load_recipe
     from wikicheck.evaluation.run import _in_training_part, load_verifier, predict_claims
+    from wikicheck.indexer.stores import open_store
     from wikicheck.skips import SkipLog
+    from wikicheck.verifier.predict import apply_table_verdict, table_verdict
 
     recipe = load_recipe(args.recipe)
     if recipe.holdout is None or not recipe.index_dir:

@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import header, peak_rss_mib  # noqa: E402
-from indexer.extract import extract_page  # noqa: E402
-from indexer.readers import open_reader  # noqa: E402
+from wikicheck.indexer.extract import extract_page  # noqa: E402
+from wikicheck.indexer.readers import open_reader  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "feverous"
 DEFAULT = [SHARED / "WikiLens_wiki_pages2.jsonl", SHARED / "feverous_s_pages.jsonl"]

@@ -209,8 +209,8 @@ def run_index(corpus: Path, index_dir: Path, workers: int | None, batch: int | N
 
 def raw_documents(corpus: Path) -> list[tuple]:
     """Every page of ``corpus`` as the store's encoded tuples (prepared outside the timing)."""
-    from indexer.extract import extract_page
-    from indexer.stores.tantivy import encode_page
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.stores.tantivy import encode_page
 
     pages = []
     with open(corpus, "rb") as fh:
@@ -228,7 +228,7 @@ def raw_tantivy(pages: list[tuple], index_dir: Path, threads: int, heap_mb: int 
     beforehand, then committed once: what is left is Tantivy's own work plus the unavoidable
     Python ``Document`` construction, no reading, JSON parsing, extraction or worker hand-off.
     """
-    from indexer.stores.tantivy import TantivyStore
+    from wikicheck.indexer.stores.tantivy import TantivyStore
 
     shutil.rmtree(index_dir, ignore_errors=True)
     t0 = time.perf_counter()

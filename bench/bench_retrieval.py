@@ -16,7 +16,7 @@ as one query, top 5 elements. Rounds of ``--round`` claims alternate ours / anch
 claims in the same process, so a load change hits both; it prints each side's median claims/s
 over the rounds, the ratio, and both sides' recall. ``--part tune`` / ``heldout`` keeps the
 FEVEROUS-S dev-tune claims on one side of the verifier's 60/40 hashed split
-(:func:`verifier.training.sources.in_split`): tune on ``tune``, report ``heldout``.
+(:func:`wikicheck.verifier.training.sources.in_split`): tune on ``tune``, report ``heldout``.
 
 Configurations (the ablation): ``bm25-baseline`` (claim as one element query, title boosted, no
 page stage), ``titles`` (title lookups only), ``bm25`` (page BM25 only), ``fusion`` (titles + page
@@ -64,8 +64,8 @@ ABLATIONS: dict[str, dict] = {
 
 def load_claims(path: str, limit: int | None, part: str = "all"):
     """Claims of ``path``; ``part`` tune/heldout: one side of the verifier's 60/40 split."""
-    from verifier.training.sources import in_split
     from wikicheck.annotations import read_claims
+    from wikicheck.verifier.training.sources import in_split
 
     claims, _ = read_claims(path)
     if part != "all":
@@ -80,7 +80,7 @@ class Bm25sAnchor:
         import bm25s
         import orjson
 
-        from indexer.extract import extract_page
+        from wikicheck.indexer.extract import extract_page
 
         self.ids: list[str] = []
         texts: list[str] = []
@@ -106,9 +106,9 @@ def vs_bm25s(store, claims, configs: list[str], extra: dict, args) -> None:
     """Interleaved rounds: each config, then the anchor, on the same claims (module doc)."""
     import statistics
 
-    from retriever.config import RetrieverConfig
-    from retriever.pipeline import Retriever
     from wikicheck.ids import parse_id
+    from wikicheck.retriever.config import RetrieverConfig
+    from wikicheck.retriever.pipeline import Retriever
 
     pages = args.pages or os.path.join(os.path.dirname(args.index_dir.rstrip("/")), "pages.jsonl")
     anchor = Bm25sAnchor(pages)
@@ -158,7 +158,7 @@ def vs_bm25s(store, claims, configs: list[str], extra: dict, args) -> None:
 
 def baseline(store, claims, k: int = 5):
     """Plain BM25: the whole claim as one OR query over element text + title (boost 2)."""
-    from indexer.stores.base import Bool, Text
+    from wikicheck.indexer.stores.base import Bool, Text
 
     preds, times = [], []
     for cl in claims:
@@ -171,8 +171,8 @@ def baseline(store, claims, k: int = 5):
 
 
 def run_config(store, claims, overrides: dict, batch: int):
-    from retriever.config import RetrieverConfig
-    from retriever.pipeline import Retriever
+    from wikicheck.retriever.config import RetrieverConfig
+    from wikicheck.retriever.pipeline import Retriever
 
     r = Retriever(store, RetrieverConfig().replace(**overrides))
     if r.config.dense:
@@ -216,9 +216,9 @@ def score(claims, preds) -> dict:
 def table_recall(store, claims, overrides: dict, batch: int, k: int = 3) -> dict:
     """Share of claims whose gold table (the table of their gold cells) is among the first
     ``k`` distinct tables of the predicted evidence (confidence order)."""
-    from retriever.config import RetrieverConfig
-    from retriever.pipeline import Retriever
     from wikicheck.ids import parse_id
+    from wikicheck.retriever.config import RetrieverConfig
+    from wikicheck.retriever.pipeline import Retriever
 
     r = Retriever(store, RetrieverConfig().replace(**overrides))
     hit = n = 0
@@ -273,7 +273,7 @@ def main() -> None:
     ap.add_argument("--pages", default=None, help="--vs-bm25s: pages.jsonl of the index")
     args = ap.parse_args()
 
-    from indexer.stores import open_store
+    from wikicheck.indexer.stores import open_store
 
     store = open_store(index_dir=args.index_dir)
     st = store.stats()

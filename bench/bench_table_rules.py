@@ -1,6 +1,6 @@
 """How often each executor operation answers on TabFact train statements, and how often it is
 right there, for each label it gives: that precision is the (operation, label)'s calibrated
-confidence (``verifier.tables.OP_PRECISION``); ``--write`` stores the counts in
+confidence (``wikicheck.verifier.tables.OP_PRECISION``); ``--write`` stores the counts in
 ``verifier/executor_precision.json``. No model is loaded. Operations are tried in ``OPS`` order
 and a statement counts for the first one that answers, as in ``predict``.
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.tables import PRECISION_FILE, execute  # noqa: E402
-from verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
-from verifier.training.tablesets import tabfact_items  # noqa: E402
+from wikicheck.verifier.tables import PRECISION_FILE, execute  # noqa: E402
+from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
+from wikicheck.verifier.training.tablesets import tabfact_items  # noqa: E402
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Oracle-setting scores and CPU speed of a verifier checkpoint on the evaluation sets.
 
-Sets (``verifier.training.evalsets``): FEVEROUS-S tune held-out 40% (2-way macro-F1 and 3-way
+Sets (``wikicheck.verifier.training.evalsets``): FEVEROUS-S tune held-out 40% (2-way macro-F1 and 3-way
 output), InfoTabs dev (3-way accuracy), TabFact val held-out half of the tables (2-way accuracy),
 SEM-TAB-FACTS dev (task A 3-way micro-F1), SNLI test (3-way accuracy), and the tuning set
 ``tabfact_val_train`` (where the executor margin is chosen; never reported as a result).
@@ -11,7 +11,7 @@ command that reproduces it.
 - ``--focus none|rows|full``: table focusing measured alone (none: table order; rows: rows
   ranked; full: rows ranked and unrelated columns of wide tables dropped, the default).
 - ``--executor``: the table program executor on table sets: where it answers, its accuracy and
-  the model's, and the accuracy combined by ``verifier.tables.combine`` at each ``--margins``
+  the model's, and the accuracy combined by ``wikicheck.verifier.tables.combine`` at each ``--margins``
   value (and at the checkpoint's own margin).
 - ``--dump DIR``: each set's probabilities as JSONL, to study combinations without the model.
 
@@ -29,13 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.focus import NO_FOCUS, ROWS_ONLY, FocusConfig  # noqa: E402
-from verifier.model import DEFAULT_MODEL, Verifier, three_way_label, two_way_label  # noqa: E402
-from verifier.tables import combine, execute  # noqa: E402
-from verifier.train import scores  # noqa: E402
-from verifier.training import evalsets, tablesets  # noqa: E402
-from verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
 from wikicheck.model import LABELS  # noqa: E402
+from wikicheck.verifier.focus import NO_FOCUS, ROWS_ONLY, FocusConfig  # noqa: E402
+from wikicheck.verifier.model import DEFAULT_MODEL, Verifier, three_way_label, two_way_label  # noqa: E402
+from wikicheck.verifier.tables import combine, execute  # noqa: E402
+from wikicheck.verifier.train import scores  # noqa: E402
+from wikicheck.verifier.training import evalsets, tablesets  # noqa: E402
+from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
 
 TWO_WAY = {"feverous_s_heldout", "tabfact_val_heldout", "tabfact_val_train"}
 #: Sets whose gold evidence always decides the claim: their 3-way output is also reported.

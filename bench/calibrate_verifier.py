@@ -1,21 +1,21 @@
 """Choose a checkpoint's decision margins and thresholds on training/tuning data and record them
 in its config.json (``--write``); nothing here reads a set that is reported as a result.
 
-- ``wikicheck_nei_margin`` (``verifier.model.three_way_label``): how much NOT ENOUGH INFO must
+- ``wikicheck_nei_margin`` (``wikicheck.verifier.model.three_way_label``): how much NOT ENOUGH INFO must
   beat the other labels. Chosen to maximise the mean 3-way accuracy of the FEVEROUS-S *training*
   claims with their gold evidence (which decides every one of them: the setting where NOT ENOUGH
   INFO is always wrong) and an InfoTabs *train* sample (where neutral is a real class).
-- ``wikicheck_sentence_nei_margin`` (``verifier.model.Verifier.nei_margin_for``): the same for
+- ``wikicheck_sentence_nei_margin`` (``wikicheck.verifier.model.Verifier.nei_margin_for``): the same for
   evidence that is Wikipedia sentences only, chosen to maximise the mean 3-way accuracy of the
   FEVEROUS-S *training* claims with their gold sentences (decided) and with sentences of other
   pages that share the claim's words (undecided: the case of retrieval that missed the page).
   Gold sets with some sentences dropped are left out of this choice: FEVEROUS labels a claim
   whose extra detail the evidence does not back as REFUTES, so "partial" is not a clean NOT
   ENOUGH INFO there.
-- ``wikicheck_table_threshold`` (``verifier.model.Verifier.supports_threshold``): the share of
+- ``wikicheck_table_threshold`` (``wikicheck.verifier.model.Verifier.supports_threshold``): the share of
   SUPPORTS + REFUTES that SUPPORTS needs when the evidence is table cells only, chosen first on
   TabFact val's *training half* (the model alone), to correct the checkpoint's lean there.
-- ``wikicheck_sentence_threshold`` (the same, ``verifier.model.has_sentences``): the share
+- ``wikicheck_sentence_threshold`` (the same, ``wikicheck.verifier.model.has_sentences``): the share
   SUPPORTS needs when the evidence holds Wikipedia sentences, chosen to maximise the mean 2-way
   accuracy of the FEVEROUS-S *training* claims with their gold sentences and with the evidence
   retrieval brought them (``--predictions``: ``wikicheck predict --labels 2`` rows over the
@@ -23,7 +23,7 @@ in its config.json (``--write``); nothing here reads a set that is reported as a
   are skipped). Why: on retrieved evidence the checkpoint answers SUPPORTS too often (related
   sentences that do not decide the claim read as support); the gold pairs keep the oracle
   setting from paying for that correction.
-- ``wikicheck_executor_margin`` (``verifier.tables.combine``): how much more confident than the
+- ``wikicheck_executor_margin`` (``wikicheck.verifier.tables.combine``): how much more confident than the
   model the table executor must be to override it. Chosen on TabFact val's *training half* (the
   tables never trained on by phase 9 and never reported); when no margin beats the model alone,
   the executor stays off for this checkpoint (the margin is recorded as null).
@@ -47,17 +47,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.model import (  # noqa: E402
+from wikicheck.ids import parse_id  # noqa: E402
+from wikicheck.model import LABELS  # noqa: E402
+from wikicheck.verifier.model import (  # noqa: E402
     DEFAULT_MODEL,
     Verifier,
     is_table_evidence,
     three_way_label,
     two_way_label,
 )
-from verifier.tables import combine, execute  # noqa: E402
-from verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
-from wikicheck.ids import parse_id  # noqa: E402
-from wikicheck.model import LABELS  # noqa: E402
+from wikicheck.verifier.tables import combine, execute  # noqa: E402
+from wikicheck.verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
 
 NEI_MARGINS = [round(-0.1 + 0.05 * i, 2) for i in range(19)]  # -0.1 .. 0.8
 EXECUTOR_MARGINS = [-1.0, -0.5, -0.3, -0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.2, 0.3]
@@ -138,7 +138,7 @@ def _best_nei_margin(
 def retrieved_rows(path: Path, data_dir: Path) -> tuple[list[list[float]], list[str]]:
     """2-way probabilities and gold labels of the FEVEROUS-S training claims in a ``predict``
     file whose evidence holds a sentence (the rows ``Verifier.supports_threshold`` gives
-    the sentence threshold: ``verifier.model.has_sentences``)."""
+    the sentence threshold: ``wikicheck.verifier.model.has_sentences``)."""
     gold = {
         str(r["id"]): r["label"]
         for r in sources.jsonl(data_dir / "feverous" / "feverous_s_dev_tune.jsonl")

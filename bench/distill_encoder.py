@@ -9,10 +9,10 @@ error, sentence-transformers' ``MSELoss``, the recipe of its model-distillation 
 Stages (each writes under ``--work``, default ``/work/ckpt/encoder``; never into git):
 
 * ``texts``: training texts that the benchmarks never read: element texts
-  (``retriever.dense.element_text``) of the OTT-QA conversion's pages (tables and lead
+  (``wikicheck.retriever.dense.element_text``) of the OTT-QA conversion's pages (tables and lead
   passages) whose titles are not in the bench corpus (``--exclude-pages``), TabFact train
   statements, and the FEVEROUS-S dev-tune claims of the *tune* part only
-  (``verifier.training.sources.in_split``); 2 % of them held out for the cosine check;
+  (``wikicheck.verifier.training.sources.in_split``); 2 % of them held out for the cosine check;
 * ``targets``: the teacher's vectors for them (the int8 ONNX encoder the runtime uses);
 * ``train``: student = the teacher's embeddings + ``--layers`` of its layers (initialised from
   those teacher layers), trained with ``MSELoss`` for ``--minutes``, length-bucketed batches,
@@ -57,10 +57,10 @@ def _titles(path: str) -> set[str]:
 def stage_texts(args: argparse.Namespace, work: Path) -> None:
     import orjson
 
-    from indexer.extract import extract_page
-    from retriever.dense import element_text
-    from verifier.training.sources import in_split
     from wikicheck.annotations import read_claims
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.retriever.dense import element_text
+    from wikicheck.verifier.training.sources import in_split
 
     rng = random.Random(20)
     skip = set()
@@ -111,7 +111,7 @@ def _read_texts(work: Path) -> tuple[list[str], np.ndarray]:
 
 
 def stage_targets(args: argparse.Namespace, work: Path) -> None:
-    from retriever.dense import load_encoder
+    from wikicheck.retriever.dense import load_encoder
 
     texts, _ = _read_texts(work)
     enc = load_encoder("onnx")
@@ -130,7 +130,7 @@ def _student(layers: list[int]):
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from retriever.encoder_models import teacher_dir
+    from wikicheck.retriever.encoder_models import teacher_dir
 
     model = SentenceTransformer(str(teacher_dir()), device="cpu", local_files_only=True)
     bert = model[0].auto_model
@@ -246,7 +246,7 @@ def stage_train(args: argparse.Namespace, work: Path) -> None:
 
 
 def stage_export(args: argparse.Namespace, work: Path) -> None:
-    from retriever.encoder_models import export_student
+    from wikicheck.retriever.encoder_models import export_student
 
     out = export_student(work / "student", args.name, Path(args.models_dir))
     print(f"exported {args.name} -> {out}")

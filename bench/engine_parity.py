@@ -27,12 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._common import header  # noqa: E402
-from indexer.pipeline import index_sources  # noqa: E402
-from indexer.stores.elastic import ElasticStore  # noqa: E402
-from indexer.stores.tantivy import TantivyStore  # noqa: E402
-from retriever.config import RetrieverConfig  # noqa: E402
-from retriever.pipeline import Retriever  # noqa: E402
 from wikicheck.annotations import read_claims  # noqa: E402
+from wikicheck.indexer.pipeline import index_sources  # noqa: E402
+from wikicheck.indexer.stores.elastic import ElasticStore  # noqa: E402
+from wikicheck.indexer.stores.tantivy import TantivyStore  # noqa: E402
+from wikicheck.retriever.config import RetrieverConfig  # noqa: E402
+from wikicheck.retriever.pipeline import Retriever  # noqa: E402
 
 
 def top_pages(store, texts: list[str], config: RetrieverConfig) -> tuple[list, list[str], float]:

@@ -30,10 +30,10 @@ from typing import Any
 
 import orjson
 
-from indexer.extract import extract_located
-from indexer.readers import RawRecord, open_reader, parse_record
-from indexer.stores.base import PreEncoding, Store
 from wikicheck.errors import ConfigError, InputError
+from wikicheck.indexer.extract import extract_located
+from wikicheck.indexer.readers import RawRecord, open_reader, parse_record
+from wikicheck.indexer.stores.base import PreEncoding, Store
 from wikicheck.model import Element
 from wikicheck.skips import SkipKind, SkipLog
 

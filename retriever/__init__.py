@@ -4,9 +4,9 @@ Entry point: ``Retriever(store, RetrieverConfig()).retrieve(claim)``; see ``docs
 Importing this package loads no model: spaCy and the encoder load on first use.
 """
 
-from retriever.claim import ClaimAnalysis, analyze_claim, analyze_claims
-from retriever.config import RetrieverConfig
-from retriever.pipeline import RetrievalResult, Retriever
+from wikicheck.retriever.claim import ClaimAnalysis, analyze_claim, analyze_claims
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.pipeline import RetrievalResult, Retriever
 
 __all__ = [
     "Retriever",

@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexer.stores.base import Store
-from retriever.config import RetrieverConfig
-from retriever.pipeline import Retriever
 from wikicheck.annotations import Claim
 from wikicheck.batches import run_batches
+from wikicheck.indexer.stores.base import Store
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.pipeline import Retriever
 from wikicheck.skips import SkipLog
 
 __all__ = ["RetrieveSummary", "retrieve_file", "count_rows"]

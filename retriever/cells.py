@@ -21,10 +21,10 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from retriever.claim import ClaimAnalysis
-from retriever.config import RetrieverConfig
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import Evidence
+from wikicheck.retriever.claim import ClaimAnalysis
+from wikicheck.retriever.config import RetrieverConfig
 
 __all__ = ["select_evidence", "match_count"]
 

@@ -14,8 +14,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from retriever.encoder_models import DEFAULT_MODEL, MODELS
 from wikicheck.errors import ConfigError, short_repr
+from wikicheck.retriever.encoder_models import DEFAULT_MODEL, MODELS
 
 __all__ = ["RetrieverConfig", "config_fields"]
 
@@ -26,7 +26,7 @@ def _f(default: Any, help: str, **kw: Any) -> Any:
 
 @dataclass(frozen=True)
 class RetrieverConfig:
-    """Settings of :class:`retriever.pipeline.Retriever` (defaults tuned on FEVEROUS-S dev-tune)."""
+    """Settings of :class:`wikicheck.retriever.pipeline.Retriever` (defaults tuned on FEVEROUS-S dev-tune)."""
 
     # --- pages -------------------------------------------------------------------------------
     k_pages: int = _f(5, "Pages kept for element retrieval.")

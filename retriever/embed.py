@@ -21,13 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexer.extract import extract_located
-from indexer.pipeline import source_fingerprint
-from indexer.readers import open_reader, parse_record
-from retriever.dense import element_text, load_encoder
-from retriever.encoder_models import DEFAULT_MODEL
-from retriever.vectors import VectorWriter
 from wikicheck.errors import InputError
+from wikicheck.indexer.extract import extract_located
+from wikicheck.indexer.pipeline import source_fingerprint
+from wikicheck.indexer.readers import open_reader, parse_record
+from wikicheck.retriever.dense import element_text, load_encoder
+from wikicheck.retriever.encoder_models import DEFAULT_MODEL
+from wikicheck.retriever.vectors import VectorWriter
 from wikicheck.skips import SkipKind, SkipLog
 
 __all__ = ["EmbedProgress", "EmbedSummary", "embed_sources"]
@@ -46,7 +46,7 @@ class EmbedSummary:
     out: str
     runtime: str
     device: str
-    model: str  # the encoder's name in the vectors (``retriever.encoder_models``)
+    model: str  # the encoder's name in the vectors (``wikicheck.retriever.encoder_models``)
     read: SkipLog = field(default_factory=SkipLog)  # kept: pages read
     records: int = 0
     elements: int = 0
@@ -173,7 +173,7 @@ def embed_sources(
     overwrite: bool = False,
     progress: Callable[[EmbedProgress], None] | None = None,
 ) -> EmbedSummary:
-    """Encode the elements of ``sources`` into ``out`` (see :mod:`retriever.vectors`)."""
+    """Encode the elements of ``sources`` into ``out`` (see :mod:`wikicheck.retriever.vectors`)."""
     reader = open_reader(*sources)
     encoder = load_encoder(
         backend, max_tokens=max_tokens, batch_size=batch_size, device=device, model=model

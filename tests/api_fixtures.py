@@ -1,6 +1,6 @@
 """Shared by the API tests: a real embedded index, the real retriever, a tiny real verifier.
 
-The verifier is the real :class:`verifier.model.Verifier` over a 2-layer BERT with random
+The verifier is the real :class:`wikicheck.verifier.model.Verifier` over a 2-layer BERT with random
 weights and the packaged MiniLM tokenizer: every code path (load, label mapping, linearization,
 inference) is the production one; only the verdicts are meaningless, which the API tests do not
 judge (the verifier's own tests do).
@@ -35,9 +35,9 @@ def shared_services():
 
 def build_services(tmp: Path):
     """(store, retriever, verifier) over the hand-made pages, all real components."""
-    from indexer.stores import open_store
-    from retriever.pipeline import Retriever
-    from verifier.model import Verifier
+    from wikicheck.indexer.stores import open_store
+    from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.model import Verifier
 
     build_index(tmp / "index")
     store = open_store(index_dir=str(tmp / "index"))

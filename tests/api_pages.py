@@ -65,8 +65,8 @@ PAGES = [AARHUS, AARE, ACDC, UNDERSCORE]
 
 def build_index(path: Path) -> Path:
     """Index :data:`PAGES` into an embedded store at ``path`` (through the real writer)."""
-    from indexer.extract import extract_page
-    from indexer.stores import open_store
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.stores import open_store
 
     store = open_store(index_dir=str(path), create=True, heap_mb=32, writer_threads=1)
     writer = store.writer()

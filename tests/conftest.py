@@ -37,9 +37,9 @@ def real_es_only(es_server: EsServer) -> None:
 
 @pytest.fixture
 def fake_int8_build(monkeypatch) -> list:
-    """``retriever.int8.build_int8_model`` replaced by a stub that writes a placeholder file:
+    """``wikicheck.retriever.int8.build_int8_model`` replaced by a stub that writes a placeholder file:
     the cache logic runs without the 30 s export; returns the ``(model_dir, out)`` of each build."""
-    from retriever import int8
+    from wikicheck.retriever import int8
 
     builds: list = []
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import orjson
 
-from indexer.convert import convert
-from indexer.extract import extract_page
+from wikicheck.indexer.convert import convert
+from wikicheck.indexer.extract import extract_page
 
 FIXTURES = Path(__file__).parent / "data" / "convert"
 

@@ -118,8 +118,8 @@ HAND_PAGE = {
 
 def table_elements(title: str, rows: list[list[str]], *, caption: str | None = None) -> list:
     """A headed table (first row = headers) as the converters and ``extract_page`` make it."""
-    from indexer.convert.common import Cell, PageBuilder
-    from indexer.extract import extract_page
+    from wikicheck.indexer.convert.common import Cell, PageBuilder
+    from wikicheck.indexer.extract import extract_page
 
     page = PageBuilder(title)
     page.table([[Cell(v, is_header=r == 0) for v in row] for r, row in enumerate(rows)], caption)
@@ -128,8 +128,8 @@ def table_elements(title: str, rows: list[list[str]], *, caption: str | None = N
 
 def infobox_elements(title: str, pairs: list[tuple[str, str]]) -> list:
     """An infobox (title header row, then key/value rows) as the InfoTabs converter makes it."""
-    from indexer.convert.common import Cell, PageBuilder
-    from indexer.extract import extract_page
+    from wikicheck.indexer.convert.common import Cell, PageBuilder
+    from wikicheck.indexer.extract import extract_page
 
     page = PageBuilder(title)
     rows = [[Cell(title, is_header=True, column_span=2)]]

@@ -616,10 +616,10 @@ def test_the_same_api_over_elasticsearch(es_server):
     """The app only sees the Store protocol: the same answers from Elasticsearch."""
     from elasticsearch import Elasticsearch
 
-    from indexer.extract import extract_page
-    from indexer.stores.elastic import ElasticStore
-    from retriever.pipeline import Retriever
     from tests.api_pages import PAGES
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.stores.elastic import ElasticStore
+    from wikicheck.retriever.pipeline import Retriever
 
     url = es_server.url
     prefix = f"wikicheck-api-{uuid.uuid4().hex[:8]}"

@@ -1,7 +1,7 @@
 """``POST /verify`` runs the table program executor as ``predict`` does, when the checkpoint
 has a calibrated margin, and answers its fields (``rule``, ``program``, ``rule_label``,
 ``rule_applied``); on retrieved evidence the program is shown and never replaces the model's
-label (``verifier.predict.executor_margin_for``); without a margin the fields stay empty."""
+label (``wikicheck.verifier.predict.executor_margin_for``); without a margin the fields stay empty."""
 
 from __future__ import annotations
 

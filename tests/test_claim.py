@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from retriever.claim import analyze_claim, analyze_claims, content_terms, load_nlp
+from wikicheck.retriever.claim import analyze_claim, analyze_claims, content_terms, load_nlp
 
 # Real claims from feverous_s_dev_tune.jsonl (ids 493, 7966) and a hand-made one.
 RAILWAY = (

@@ -80,7 +80,7 @@ def test_index_of_a_missing_file_leaves_no_index_and_an_empty_one_is_reported(tm
     result = _run("index", str(tmp_path / "nope.jsonl"), "--index-dir", str(index_dir))
     assert result.exit_code == 1 and "source does not exist" in result.output
     assert not index_dir.exists()
-    from indexer.stores import open_store
+    from wikicheck.indexer.stores import open_store
 
     open_store(index_dir=str(index_dir), create=True).close()  # created, never committed to
     result = _run("stats", "--index-dir", str(index_dir))
@@ -89,8 +89,8 @@ def test_index_of_a_missing_file_leaves_no_index_and_an_empty_one_is_reported(tm
 
 
 def test_a_bare_train_verifier_never_writes_into_the_shipped_model():
-    from verifier.model import DEFAULT_MODEL
     from wikicheck.cli.verifier import train_verifier
+    from wikicheck.verifier.model import DEFAULT_MODEL
 
     (out,) = [p for p in train_verifier.params if p.name == "out_dir"]
     target = (ROOT / out.default).resolve()

@@ -28,7 +28,7 @@ def wide_console(monkeypatch):
 
 
 def _hit(text: str, n: int = 0):
-    from indexer.stores.base import Hit
+    from wikicheck.indexer.stores.base import Hit
 
     el = Element(id=f"P_sentence_{n}", type="sentence", page="P", text=text, position=n,
                  section_names=[text])  # fmt: skip

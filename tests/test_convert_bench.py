@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from indexer.convert import convert
 from tests.convert_helpers import FIXTURES, elements_by_id, read_jsonl
+from wikicheck.indexer.convert import convert
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_same_title_in_two_sources_becomes_one_page(tmp_path):
     import json
     import shutil
 
-    from indexer.extract import extract_page
+    from wikicheck.indexer.extract import extract_page
 
     shutil.copytree(FIXTURES / "faviq", tmp_path / "faviq")
     (tmp_path / "feverous").mkdir()
@@ -107,8 +107,8 @@ def test_same_title_in_two_sources_becomes_one_page(tmp_path):
 
 
 def test_merge_renumbers_tables_and_items():
-    from indexer.convert.bench import _merge
-    from indexer.extract import extract_page
+    from wikicheck.indexer.convert.bench import _merge
+    from wikicheck.indexer.extract import extract_page
 
     def page(title):
         return {

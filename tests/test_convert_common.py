@@ -5,8 +5,10 @@ import json
 
 import pytest
 
-from indexer.convert._release import ReleaseFiles, Spool
-from indexer.convert.common import (
+from tests.convert_helpers import read_jsonl
+from wikicheck.errors import ConfigError, InputError
+from wikicheck.indexer.convert._release import ReleaseFiles, Spool
+from wikicheck.indexer.convert.common import (
     Cell,
     ConvertSummary,
     PageBuilder,
@@ -15,9 +17,7 @@ from indexer.convert.common import (
     wiki_title,
     write_records,
 )
-from indexer.extract import extract_page
-from tests.convert_helpers import read_jsonl
-from wikicheck.errors import ConfigError, InputError
+from wikicheck.indexer.extract import extract_page
 
 
 def test_split_sentences_keeps_abbreviations_and_decimals():
@@ -112,7 +112,7 @@ def test_write_records_skips_invalid_pages_and_splits_unlabeled(tmp_path):
 
 
 def test_unknown_source_and_missing_input(tmp_path):
-    from indexer.convert import convert
+    from wikicheck.indexer.convert import convert
 
     with pytest.raises(ConfigError, match=r"^unknown source 'nope'; choose one of: tabfact, "):
         convert("nope", tmp_path, tmp_path / "o")

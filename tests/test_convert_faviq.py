@@ -1,7 +1,7 @@
 """FaVIQ: two-label claims with set A/R, silver passages as pages, release and sample layouts."""
 
-from indexer.convert.faviq import clean_passage
 from tests.convert_helpers import run
+from wikicheck.indexer.convert.faviq import clean_passage
 
 
 def test_claims_from_release_and_sample_files(tmp_path):

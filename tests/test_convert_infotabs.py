@@ -67,7 +67,7 @@ def test_bad_rows_are_reported_with_file_and_line(tmp_path):
     tsv = root / "data" / "maindata" / "infotabs_dev.tsv"
     with open(tsv, "a", encoding="utf-8") as fh:
         fh.write("GW1\tT311\tA hypothesis.\tX\nGW1\tT9999\tAnother one.\tE\nGW1\tT311\n")
-    from indexer.convert import convert
+    from wikicheck.indexer.convert import convert
 
     summary = convert("infotabs", root, tmp_path / "out")
     assert summary.claims == 7 and summary.skips.skipped == 3

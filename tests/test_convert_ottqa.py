@@ -2,9 +2,9 @@
 
 import orjson
 
-from indexer.convert.common import ConvertSummary
-from indexer.convert.ottqa import _linked
 from tests.convert_helpers import copy_fixture, elements_by_id, run
+from wikicheck.indexer.convert.common import ConvertSummary
+from wikicheck.indexer.convert.ottqa import _linked
 
 NBA = "List of 2006–07 NBA season transactions"
 
@@ -88,7 +88,7 @@ def test_broken_lines_are_reported(tmp_path):
     root = copy_fixture("ott-qa", tmp_path)
     with open(root / "traindev_tables.jsonl", "a") as fh:
         fh.write("{not json\n")
-    from indexer.convert import convert
+    from wikicheck.indexer.convert import convert
 
     summary = convert("ottqa", root, tmp_path / "out")
     assert summary.pages == 6 and summary.skips.skipped == 1

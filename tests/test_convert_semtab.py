@@ -2,8 +2,8 @@
 
 import orjson
 
-from indexer.convert.semtab import xml_cell
 from tests.convert_helpers import assert_evidence_exists, copy_fixture, read_jsonl, run
+from wikicheck.indexer.convert.semtab import xml_cell
 
 DOC = "SEM-TAB-FACTS 10262"
 
@@ -99,7 +99,7 @@ def test_broken_xml_is_skipped_with_its_path(tmp_path):
     root = copy_fixture("semtab", tmp_path)
     bad = root / "dev_v1.1" / "v1.1" / "output" / "10999.xml"
     bad.write_text("<document><table id='x'>")
-    from indexer.convert import convert
+    from wikicheck.indexer.convert import convert
 
     summary = convert("semtab", root, tmp_path / "out")
     assert summary.pages == 2 and dict(summary.skips.reasons) == {"broken XML": 1}

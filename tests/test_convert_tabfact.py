@@ -78,7 +78,7 @@ def test_bundle_layout_gives_the_same_output(tmp_path):
             fh.write(json.dumps({"path": f"data/all_csv/{p.name}", "text": text}) + "\n")
             p.unlink()
     csv_dir.rmdir()
-    from indexer.convert import convert
+    from wikicheck.indexer.convert import convert
 
     convert("tabfact", root, tmp_path / "bundled")
     _, pages, claims, out = run("tabfact", tmp_path)
@@ -93,7 +93,7 @@ def test_bad_statements_are_counted_with_their_file(tmp_path):
     data["2-1818918-3.html.csv"][1][0] = 7
     data["9-9-9.html.csv"] = [["a statement"], [1], "none"]
     path.write_text(json.dumps(data))
-    from indexer.convert import convert
+    from wikicheck.indexer.convert import convert
 
     summary = convert("tabfact", root, tmp_path / "out")
     assert summary.claims == 8 and summary.skips.skipped == 2

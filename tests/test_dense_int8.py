@@ -6,10 +6,10 @@ import numpy as np
 import onnx
 import pytest
 
-from retriever import int8
-from retriever.dense import DenseReranker, element_text, load_encoder
-from retriever.encoder_models import teacher_dir
 from wikicheck.model import Element
+from wikicheck.retriever import int8
+from wikicheck.retriever.dense import DenseReranker, element_text, load_encoder
+from wikicheck.retriever.encoder_models import teacher_dir
 
 TEXTS = [
     "Aare | Course : The Aare rises in the Bernese Alps and flows into the Rhine.",

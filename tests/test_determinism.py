@@ -8,9 +8,9 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from indexer.stores import open_store
-from indexer.stores.base import Text, free_text_query
 from wikicheck.cli import main
+from wikicheck.indexer.stores import open_store
+from wikicheck.indexer.stores.base import Text, free_text_query
 from wikicheck.model import Element
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from safetensors.torch import load_file, save_file
 
-from retriever import encoder_models as em
-from retriever import int8
-from retriever.config import RetrieverConfig
-from retriever.dense import DenseReranker, Encoder, load_encoder
-from retriever.vectors import ElementVectors, VectorWriter
 from wikicheck.errors import ConfigError, ModelError
+from wikicheck.retriever import encoder_models as em
+from wikicheck.retriever import int8
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.dense import DenseReranker, Encoder, load_encoder
+from wikicheck.retriever.vectors import ElementVectors, VectorWriter
 
 STUDENT = "minilm-l3-distilled"
 TEXTS = [
@@ -146,9 +146,9 @@ def test_vectors_of_one_model_are_refused_by_the_other(tmp_path) -> None:
 
 
 def test_embed_with_the_student_records_it_and_stores_its_vectors(tmp_path) -> None:
-    from retriever.dense import element_text
-    from retriever.embed import embed_sources
     from wikicheck.model import Element
+    from wikicheck.retriever.dense import element_text
+    from wikicheck.retriever.embed import embed_sources
 
     page = {"title": "Aare", "order": ["sentence_0", "sentence_1"],
             "sentence_0": "The Aare rises in the Bernese Alps.",

@@ -17,12 +17,12 @@ from collections.abc import Iterator
 import pytest
 from click.testing import CliRunner
 
-from indexer.stores.elastic import ElasticStore
 from tests.es_server import AuthProxy, EsServer, free_port
 from tests.test_pipeline import expected_ids, page, write_jsonl
 from tests.test_store_contract import drop_indices, es_prefix
 from wikicheck.cli import main
 from wikicheck.errors import StoreError
+from wikicheck.indexer.stores.elastic import ElasticStore
 
 pytestmark = pytest.mark.es
 

@@ -266,7 +266,7 @@ def test_changed_corpus_refuses_a_stale_index(corpus):
 def _tiny_checkpoint(tmp_path: Path) -> Path:
     """A random 2-layer BERT with the packaged tokenizer (labels named, so they map)."""
     transformers = pytest.importorskip("transformers")
-    train = pytest.importorskip("verifier.train")
+    train = pytest.importorskip("wikicheck.verifier.train")
     tok = transformers.AutoTokenizer.from_pretrained(train.base_model_path())
     id2label = {0: "entailment", 1: "neutral", 2: "contradiction"}
     cfg = transformers.BertConfig(
@@ -359,8 +359,8 @@ def test_label_only_page_recall_uses_the_silver_passage():
 
 def test_holdout_matches_the_verifier_training_split():
     """[holdout] keeps exactly the claims the verifier's training split left out of training."""
-    from verifier.training import sources as data
     from wikicheck.evaluation.run import _in_training_part
+    from wikicheck.verifier.training import sources as data
 
     for field, fraction, salt in (("id", 0.6, "wikicheck"), ("table_file", 0.5, "tabfact")):
         holdout = {"field": field, "fraction": fraction, "salt": salt}

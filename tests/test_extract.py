@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from indexer.extract import PageError, extract_located, extract_page, resolve_links
 from tests.pages import HAND_PAGE, T
+from wikicheck.indexer.extract import PageError, extract_located, extract_page, resolve_links
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "feverous"
 

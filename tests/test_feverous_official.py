@@ -24,11 +24,11 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from indexer.extract import extract_page
 from tests.convert_helpers import run
 from wikicheck.annotations import write_jsonl
 from wikicheck.cli import main
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
+from wikicheck.indexer.extract import extract_page
 from wikicheck.model import LABELS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 _SCRIPT = """
 import json, os
 before = dict(os.environ)
-import retriever.dense, retriever.pipeline, wikicheck.cli
+import wikicheck.retriever.dense, wikicheck.retriever.pipeline, wikicheck.cli
 changed = sorted(k for k in set(before) | set(os.environ) if before.get(k) != os.environ.get(k))
-from retriever.dense import TorchEncoder
+from wikicheck.retriever.dense import TorchEncoder
 vec = TorchEncoder().encode(["The Aare is a river."])
 print(json.dumps({"changed": changed, "shape": list(vec.shape)}))
 """

@@ -113,14 +113,14 @@ def test_an_interrupted_index_exits_130_and_resumes_exactly(corpus, clean_stats,
 def test_any_command_interrupted_exits_130_saying_what_was_kept(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    import retriever.batch
     from tests.api_pages import build_index
     from wikicheck.cli import main
+    from wikicheck.retriever import batch
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(retriever.batch, "retrieve_file", interrupted)
+    monkeypatch.setattr(batch, "retrieve_file", interrupted)
     claims = tmp_path / "claims.jsonl"
     claims.write_text('{"id": 1, "claim": "The Aare is a river."}\n')
     index_dir = str(build_index(tmp_path / "index"))
@@ -134,7 +134,7 @@ def test_any_command_interrupted_exits_130_saying_what_was_kept(tmp_path, monkey
 
 
 def test_a_first_signal_during_the_pool_is_a_stop_request_and_a_second_interrupts():
-    from indexer.pipeline import _StopRequest
+    from wikicheck.indexer.pipeline import _StopRequest
 
     before = signal.getsignal(signal.SIGTERM)
     with _StopRequest() as stop:

@@ -80,7 +80,7 @@ def test_shipped_objects_are_the_data_views_search_and_dashboard():
 
 def test_data_views_match_the_elastic_store_aliases():
     # ElasticStore names its read aliases f"{index_prefix}-{kind}" (default prefix "wikicheck").
-    from indexer.stores.elastic import KINDS
+    from wikicheck.indexer.stores.elastic import KINDS
 
     views = {o["attributes"]["title"] for (t, _), o in _objects().items() if t == "index-pattern"}
     assert views == {f"wikicheck-{kind}" for kind in KINDS}

@@ -19,7 +19,10 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("wikicheck", "indexer", "retriever", "verifier")
+#: The one import namespace; indexer/, retriever/ and verifier/ are linked into it (pyproject.toml).
+PACKAGES = ("wikicheck",)
+#: The repository's top-level folders that install only as ``wikicheck.<name>``.
+LINKED = ("indexer", "retriever", "verifier")
 ENGINES = ("tantivy", "elasticsearch", "elasticsearch_dsl", "elastic_transport")
 
 #: Cross-module private imports still to remove: (importer, imported module, name) -> owner.
@@ -33,10 +36,13 @@ CYCLE_EXCEPTIONS: dict[tuple[str, str], str] = {}
 def _modules() -> dict[str, Path]:
     out = {}
     for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            out[name] = path
+        # followlinks: wikicheck/indexer and its siblings are links to the top-level folders
+        for folder, _, files in sorted(os.walk(ROOT / package, followlinks=True)):
+            for file in sorted(f for f in files if f.endswith(".py")):
+                path = Path(folder) / file
+                parts = path.relative_to(ROOT).with_suffix("").parts
+                name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+                out[name] = path
     return out
 
 
@@ -145,6 +151,23 @@ def _private_imports(modules: dict[str, Path], exceptions=()) -> tuple[list[str]
     return found, matched
 
 
+def test_everything_imports_through_the_one_namespace():
+    """``import verifier`` would load a second copy of ``wikicheck.verifier`` (and the bare names
+    belong to other projects on PyPI): no file of the repository imports them bare."""
+    sources = [ROOT / "wikicheck", ROOT / "tests", ROOT / "bench"] + [ROOT / n for n in LINKED]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {target}"
+        for source in sources
+        for path in sorted(source.rglob("*.py"))
+        for line, target, _ in _imports(path)
+        if target.split(".")[0] in LINKED
+    ]
+    assert not found, "imports outside the wikicheck namespace:\n" + "\n".join(found)
+    for name in LINKED:
+        link = ROOT / "wikicheck" / name
+        assert link.is_symlink() and link.resolve() == (ROOT / name).resolve(), link
+
+
 def test_no_module_cycle(graph):
     assert not (cycles := _cycles(graph, set(CYCLE_EXCEPTIONS))), f"module cycles: {cycles}"
 
@@ -202,7 +225,7 @@ def test_private_attributes_of_imported_modules_are_not_used():
 def test_no_engine_import_outside_indexer_stores():
     found = []
     for module, path in _modules().items():
-        if module == "indexer.stores" or module.startswith("indexer.stores."):
+        if module == "wikicheck.indexer.stores" or module.startswith("wikicheck.indexer.stores."):
             continue
         for line, target, _ in _imports(path):
             if target.split(".")[0] in ENGINES:
@@ -214,8 +237,12 @@ def test_prediction_code_imports_no_training_code(graph):
     """Also checked by .importlinter; here as packages, so every module under them counts."""
     chains = [
         chain
-        for src in ("verifier.model", "verifier.predict", "verifier.linearize")
-        for dst in ("verifier.train", "verifier.training")
+        for src in (
+            "wikicheck.verifier.model",
+            "wikicheck.verifier.predict",
+            "wikicheck.verifier.linearize",
+        )
+        for dst in ("wikicheck.verifier.train", "wikicheck.verifier.training")
         for chain in graph.find_shortest_chains(importer=src, imported=dst, as_packages=True)
     ]
     assert not chains, f"prediction reaches training code: {chains}"

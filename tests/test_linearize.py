@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.pages import cell_element
-from verifier.linearize import element_text, linearize
 from wikicheck.model import Element, Evidence
+from wikicheck.verifier.linearize import element_text, linearize
 
 
 def _sent(page: str, n: int, text: str, sections: list[str] | None = None) -> Element:
@@ -99,8 +99,8 @@ def test_long_claim_is_cut_to_its_budget():
 def test_real_tokenizer_budget_is_respected():
     from transformers import AutoTokenizer
 
-    from verifier.model import DEFAULT_MODEL
-    from verifier.train import base_model_path
+    from wikicheck.verifier.model import DEFAULT_MODEL
+    from wikicheck.verifier.train import base_model_path
 
     path = DEFAULT_MODEL if (DEFAULT_MODEL / "tokenizer.json").exists() else base_model_path()
     tok = AutoTokenizer.from_pretrained(path)

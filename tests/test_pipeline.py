@@ -14,11 +14,11 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from indexer.extract import extract_page
-from indexer.pipeline import index_sources, source_fingerprint
-from indexer.stores.tantivy import TantivyStore
 from wikicheck.cli import main
 from wikicheck.errors import ConfigError
+from wikicheck.indexer.extract import extract_page
+from wikicheck.indexer.pipeline import index_sources, source_fingerprint
+from wikicheck.indexer.stores.tantivy import TantivyStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -268,7 +268,7 @@ def test_cli_index_stats_search_and_flags(tmp_path, mixed):
 
 def test_crash_between_data_commit_and_checkpoint_replays_without_duplicates(tmp_path, monkeypatch):
     """The data got committed but the checkpoint did not: resume replays those pages, replaced."""
-    import indexer.stores.tantivy as tv
+    import wikicheck.indexer.stores.tantivy as tv
 
     pages = [page(i) for i in range(30)]
     src = write_jsonl(tmp_path / "p.jsonl", pages)

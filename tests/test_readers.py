@@ -7,8 +7,8 @@ import zipfile
 
 import pytest
 
-from indexer.readers import open_reader
 from wikicheck.errors import InputError
+from wikicheck.indexer.readers import open_reader
 
 PAGES = [
     {"title": f"Page {i}", "order": ["sentence_0"], "sentence_0": f"Sentence of page {i}."}

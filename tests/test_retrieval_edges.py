@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from indexer.extract import extract_page
-from indexer.stores import open_store
-from retriever.config import RetrieverConfig
-from retriever.pipeline import Retriever
 from tests.pages import cell
+from wikicheck.indexer.extract import extract_page
+from wikicheck.indexer.stores import open_store
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.pipeline import Retriever
 
 PAGE = {
     "title": "Aare",

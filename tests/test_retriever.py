@@ -6,13 +6,13 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from indexer.extract import extract_page
-from indexer.stores import open_store
-from retriever.config import RetrieverConfig
-from retriever.pages import rrf_fuse
-from retriever.pipeline import Retriever
 from wikicheck.cli import main
 from wikicheck.errors import ConfigError
+from wikicheck.indexer.extract import extract_page
+from wikicheck.indexer.stores import open_store
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.pages import rrf_fuse
+from wikicheck.retriever.pipeline import Retriever
 
 
 def _page(title: str, *sentences: str, tables: tuple = ()) -> dict:
@@ -223,7 +223,7 @@ def test_onnx_encoder_pads_per_batch_and_encodes_duplicates_once() -> None:
     repeated text comes back in every position asked for."""
     import numpy as np
 
-    from retriever.dense import load_encoder
+    from wikicheck.retriever.dense import load_encoder
 
     enc = load_encoder("onnx", batch_size=2)
     short, long_ = "Bern", "The Aare is the longest river entirely within Switzerland, " * 4
@@ -323,7 +323,7 @@ def test_interactive_session_commands(store) -> None:
 def test_every_setting_is_documented_with_its_default() -> None:
     from pathlib import Path
 
-    from retriever.config import config_fields
+    from wikicheck.retriever.config import config_fields
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "retrieval.md").read_text()
     rows = {
@@ -342,9 +342,9 @@ def test_every_setting_is_documented_with_its_default() -> None:
 
 
 def test_sentence_priors_prefer_leads_and_the_best_page() -> None:
-    from retriever.cells import select_evidence
-    from retriever.claim import analyze_claim
     from wikicheck.model import Element, Evidence
+    from wikicheck.retriever.cells import select_evidence
+    from wikicheck.retriever.claim import analyze_claim
 
     def sent(page: str, n: int, score: float) -> Evidence:
         el = Element(id=f"{page}_sentence_{n}", page=page, type="sentence", text="x", position=n)

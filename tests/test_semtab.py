@@ -194,7 +194,7 @@ def test_write_fills_placeholders_and_drops_other_versions(release, tmp_path):
 
 def test_round_trip_convert_predict_gold_write_score(release, tmp_path):
     """convert -> predictions equal to the gold labels and evidence -> XML -> 1.0 for A and B."""
-    convert = pytest.importorskip("indexer.convert").convert
+    convert = pytest.importorskip("wikicheck.indexer.convert").convert
     out = tmp_path / "converted"
     summary = convert("semtab", release, out)
     assert summary.claims == 3

@@ -7,11 +7,11 @@ import pickle
 
 import pytest
 
-from indexer.convert.common import ConvertSummary
-from indexer.extract import PageError, extract_located
-from indexer.readers import open_reader
 from wikicheck.annotations import iter_claims
 from wikicheck.errors import InputError
+from wikicheck.indexer.convert.common import ConvertSummary
+from wikicheck.indexer.extract import PageError, extract_located
+from wikicheck.indexer.readers import open_reader
 from wikicheck.skips import Skip, SkipKind, SkipLog
 
 

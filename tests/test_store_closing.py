@@ -51,7 +51,7 @@ def test_a_command_closes_the_store_when_it_fails(args, broken, tmp_path, monkey
     def retrieve_file(store, *args, **kwargs):  # the batch fails on the store, models unloaded
         return store.search
 
-    monkeypatch.setattr("retriever.batch.retrieve_file", retrieve_file)
+    monkeypatch.setattr("wikicheck.retriever.batch.retrieve_file", retrieve_file)
     result = CliRunner().invoke(main, argv)
     assert result.exit_code == 1, result.output
     assert "the store died in" in result.output

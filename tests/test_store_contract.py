@@ -22,8 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from indexer.extract import extract_page
-from indexer.stores.base import (
+from tests.es_server import EsServer, start_noida
+from tests.pages import cell
+from wikicheck.errors import StoreError
+from wikicheck.indexer.extract import extract_page
+from wikicheck.indexer.stores.base import (
     AnyOf,
     Bool,
     EncodedWriter,
@@ -36,9 +39,6 @@ from indexer.stores.base import (
     lead_text,
     normalize_title,
 )
-from tests.es_server import EsServer, start_noida
-from tests.pages import cell
-from wikicheck.errors import StoreError
 from wikicheck.model import Element
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +91,7 @@ ALL = {el.id: el for els in PAGES.values() for el in els}
 
 
 def _tantivy(tmp_path, pages: list[tuple[str, list[Element]]], _server) -> Iterator[Store]:
-    from indexer.stores.tantivy import TantivyStore
+    from wikicheck.indexer.stores.tantivy import TantivyStore
 
     store = TantivyStore(tmp_path / "idx", create=True, heap_mb=64)
     with store.writer() as writer:
@@ -117,7 +117,7 @@ def drop_indices(url: str, prefix: str) -> None:
 
 
 def _elastic(tmp_path, pages: list[tuple[str, list[Element]]], server: EsServer) -> Iterator[Store]:
-    from indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     prefix = es_prefix()
     with ElasticStore(server.url, create=True, overwrite=True, index_prefix=prefix) as builder:
@@ -171,11 +171,11 @@ def empty(request, tmp_path) -> Iterator[Callable[..., Store]]:
 
     def make(create: bool = True) -> Store:
         if server is None:
-            from indexer.stores.tantivy import TantivyStore
+            from wikicheck.indexer.stores.tantivy import TantivyStore
 
             st: Store = TantivyStore(tmp_path / "idx", create=create, heap_mb=32)
         else:
-            from indexer.stores.elastic import ElasticStore
+            from wikicheck.indexer.stores.elastic import ElasticStore
 
             st = ElasticStore(server.url, create=create, index_prefix=prefix)
         opened.append(st)
@@ -401,7 +401,7 @@ def es(es_server: EsServer) -> Iterator[tuple[str, str]]:
 
 
 def _es_build(url: str, prefix: str, pages: dict[str, list[Element]], **kw):
-    from indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     store = ElasticStore(url, create=True, index_prefix=prefix, **kw)
     with store.writer() as w:
@@ -415,7 +415,7 @@ def _es_build(url: str, prefix: str, pages: dict[str, list[Element]], **kw):
 def test_es_published_behind_an_alias_with_settings_restored(es) -> None:
     url, prefix = es
     _es_build(url, prefix, {"Bern": PAGES["Bern"]}).close()
-    from indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     with ElasticStore(url, index_prefix=prefix) as reader:
         alias = reader.aliases["elements"]
@@ -447,7 +447,7 @@ def test_es_near_match_normalizer_folds_like_normalize_title(es) -> None:
 
 @pytest.mark.es
 def test_es_rebuild_swaps_the_alias_atomically(es) -> None:
-    from indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     url, prefix = es
     _es_build(url, prefix, {"Aare": PAGES["Aare"]}).close()
@@ -470,7 +470,7 @@ def test_es_rebuild_swaps_the_alias_atomically(es) -> None:
 
 @pytest.mark.es
 def test_es_a_page_repeated_before_any_commit_keeps_only_its_last_version(es) -> None:
-    from indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     url, prefix = es
     with ElasticStore(url, create=True, index_prefix=prefix) as store:
@@ -496,8 +496,8 @@ def _exactly_once(store: Store, pages: list[dict]) -> None:
 
 _INDEX_SCRIPT = """
 import sys
-from indexer.pipeline import index_sources
-from indexer.stores.elastic import ElasticStore
+from wikicheck.indexer.pipeline import index_sources
+from wikicheck.indexer.stores.elastic import ElasticStore
 store = ElasticStore(sys.argv[1], create=True, index_prefix=sys.argv[2])
 index_sources([sys.argv[3]], store, workers=0, chunk_pages=10, batch_pages=20)
 """
@@ -508,9 +508,9 @@ index_sources([sys.argv[3]], store, workers=0, chunk_pages=10, batch_pages=20)
 def test_es_kill_9_mid_index_then_resume_holds_every_element_exactly_once(es, tmp_path) -> None:
     from elasticsearch import Elasticsearch, NotFoundError
 
-    from indexer.pipeline import index_sources
-    from indexer.stores.elastic import ElasticStore
     from tests.test_pipeline import page, write_jsonl
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     url, prefix = es
     pages = [page(i, n_sentences=1 + i % 3, table=i % 2 == 0) for i in range(1200)]
@@ -551,9 +551,9 @@ def test_es_server_dying_mid_bulk_is_a_clear_error_and_resume_loses_nothing(
 ) -> None:
     """A server killed (-9) mid-bulk: a StoreError naming the URL and the cause; after the
     server comes back, ``--resume`` completes with every element exactly once."""
-    from indexer.pipeline import index_sources
-    from indexer.stores.elastic import ElasticStore
     from tests.test_pipeline import page, write_jsonl
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     if not es_server.emulated:
         pytest.skip("kills the server: runs only on the noida-db this session starts")
@@ -592,8 +592,8 @@ def test_es_server_dying_mid_bulk_is_a_clear_error_and_resume_loses_nothing(
 
 @pytest.mark.es
 def test_es_unreachable_is_a_clear_error() -> None:
-    from indexer.stores.elastic import ElasticStore
     from tests.es_server import free_port
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     url = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(StoreError) as err:
@@ -609,7 +609,7 @@ def test_es_short_fields_score_with_their_own_bm25_b(es, real_es_only) -> None:
     show this (docs/elasticsearch.md)."""
     from elasticsearch import Elasticsearch
 
-    from indexer.stores._es_settings import load_mapping
+    from wikicheck.indexer.stores._es_settings import load_mapping
 
     url, prefix = es
     index = f"{prefix}-similarity"
@@ -660,11 +660,11 @@ def test_retrieve_picks_the_same_top_page_on_both_engines(es, es_server, tmp_pat
     top evidence comes from the same page for >= 90% of the claims (lexical retrieval: the
     dense re-ranker is the same code on both). On the emulator, a third of the claims (see
     :func:`_parity_sample`); ``bench/engine_parity.py`` measures the whole of it there."""
-    from indexer.pipeline import index_sources
-    from indexer.stores.elastic import ElasticStore
-    from indexer.stores.tantivy import TantivyStore
-    from retriever.config import RetrieverConfig
-    from retriever.pipeline import Retriever
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.tantivy import TantivyStore
+    from wikicheck.retriever.config import RetrieverConfig
+    from wikicheck.retriever.pipeline import Retriever
 
     url, prefix = es
     pages, texts = _parity_sample(tmp_path, es_server.emulated)
@@ -721,7 +721,7 @@ def test_cli_index_prefix_keeps_corpora_apart_on_one_cluster(es, tmp_path) -> No
 def test_es_bulk_rejection_names_the_document_and_keeps_the_rest(es) -> None:
     """A document the mapping refuses (``position`` is an integer): a StoreError naming the URL,
     the count and the first id and cause; the other documents of the batch are indexed."""
-    from indexer.stores.elastic import ElasticStore
+    from wikicheck.indexer.stores.elastic import ElasticStore
 
     url, prefix = es
     store = ElasticStore(url, create=True, index_prefix=prefix)

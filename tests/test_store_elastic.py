@@ -20,11 +20,12 @@ import pytest
 from elastic_transport import ApiResponseMeta, BaseNode, HttpHeaders
 from elastic_transport._node._base import NodeApiResponse
 
-import indexer.stores._es_query as esq
-import indexer.stores._es_writer as _es_writer
-import indexer.stores.elastic as elastic
-from indexer.stores import open_store
-from indexer.stores.base import (
+import wikicheck.indexer.stores._es_query as esq
+import wikicheck.indexer.stores._es_writer as _es_writer
+import wikicheck.indexer.stores.elastic as elastic
+from wikicheck.errors import ConfigError, StoreError
+from wikicheck.indexer.stores import open_store
+from wikicheck.indexer.stores.base import (
     AnyOf,
     Bool,
     EncodedWriter,
@@ -36,8 +37,7 @@ from indexer.stores.base import (
     Text,
     normalize_title,
 )
-from indexer.stores.elastic import LOAD_SETTINGS, ElasticStore, load_mapping
-from wikicheck.errors import ConfigError, StoreError
+from wikicheck.indexer.stores.elastic import LOAD_SETTINGS, ElasticStore, load_mapping
 from wikicheck.model import Element
 
 URL = "http://es.test:9200"
@@ -1000,9 +1000,9 @@ def test_encode_page_hook_pickles_and_matches_add_page(fake: FakeES) -> None:
 
 
 def test_pipeline_indexes_into_a_build_and_publishes(fake: FakeES, tmp_path: Path) -> None:
-    from indexer.extract import extract_page
-    from indexer.pipeline import index_sources
     from tests.pages import HAND_PAGE
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.pipeline import index_sources
 
     src = tmp_path / "pages.jsonl"
     src.write_text(json.dumps(HAND_PAGE) + "\n")

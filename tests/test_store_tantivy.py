@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from indexer.extract import extract_page
-from indexer.stores import open_store
-from indexer.stores.base import Exact, Text
-from indexer.stores.tantivy import MANIFEST, SCHEMA_VERSION, TantivyStore, encode_page
 from wikicheck.errors import ConfigError, StoreError
+from wikicheck.indexer.extract import extract_page
+from wikicheck.indexer.stores import open_store
+from wikicheck.indexer.stores.base import Exact, Text
+from wikicheck.indexer.stores.tantivy import MANIFEST, SCHEMA_VERSION, TantivyStore, encode_page
 
 PAGE = {
     "title": "Analysis",

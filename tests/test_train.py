@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from tests.tiny_model import tiny_checkpoint
-from verifier.train import TrainConfig, make_batches, scores, train
-from verifier.training.sources import in_split
 from wikicheck.errors import ConfigError
+from wikicheck.verifier.train import TrainConfig, make_batches, scores, train
+from wikicheck.verifier.training.sources import in_split
 
 
 def _tiny_base(tmp_path: Path) -> Path:
@@ -99,7 +99,7 @@ def test_scores_macro_f1():
 
 
 def test_mix_overrides_caps_drops_sources_and_refuses_eval_splits():
-    from verifier.training.mix import TRAIN_MIX, mix_with
+    from wikicheck.verifier.training.mix import TRAIN_MIX, mix_with
 
     mix = mix_with({"infotabs_train": None, "snli_dev": 0})
     assert mix["infotabs_train"] is None
@@ -115,9 +115,9 @@ def test_mix_overrides_caps_drops_sources_and_refuses_eval_splits():
 
 
 def test_training_cache_records_its_mix_and_refuses_another(tmp_path, monkeypatch):
-    from verifier.train import training_pairs
-    from verifier.training import mix as mixes
-    from verifier.training.sources import Example
+    from wikicheck.verifier.train import training_pairs
+    from wikicheck.verifier.training import mix as mixes
+    from wikicheck.verifier.training.sources import Example
 
     built: list[dict] = []
 
@@ -156,7 +156,7 @@ def test_cli_mix_option_rejects_a_malformed_pair():
 def test_export_checkpoint_writes_the_midway_model_without_inherited_margins(tmp_path):
     from transformers import AutoConfig, AutoModelForSequenceClassification
 
-    from verifier.train import export_checkpoint
+    from wikicheck.verifier.train import export_checkpoint
 
     base = _tiny_base(tmp_path)
     conf = AutoConfig.from_pretrained(base)

@@ -9,17 +9,17 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-import retriever.embed as embed_mod
-from indexer.extract import extract_page
-from indexer.stores import open_store
-from retriever.config import RetrieverConfig
-from retriever.dense import MODEL_NAME, DenseReranker, Encoder, element_text, load_encoder
-from retriever.embed import embed_sources
-from retriever.pipeline import Retriever
-from retriever.vectors import ElementVectors, VectorWriter
+import wikicheck.retriever.embed as embed_mod
 from tests.test_retriever import PAGES
 from wikicheck.cli import main
 from wikicheck.errors import ConfigError, ModelError
+from wikicheck.indexer.extract import extract_page
+from wikicheck.indexer.stores import open_store
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.dense import MODEL_NAME, DenseReranker, Encoder, element_text, load_encoder
+from wikicheck.retriever.embed import embed_sources
+from wikicheck.retriever.pipeline import Retriever
+from wikicheck.retriever.vectors import ElementVectors, VectorWriter
 
 
 def _writer(path, **kw) -> VectorWriter:
@@ -251,7 +251,7 @@ def test_auto_model_follows_the_index_vectors_and_another_model_is_refused(index
     """``dense_model = "auto"`` encodes claims with the model that made the index's vectors (an
     index embedded before the default changed keeps working); naming another model is an error
     that says which model made them, not silently mixed vector spaces."""
-    from retriever.encoder_models import MODELS, vector_model_name
+    from wikicheck.retriever.encoder_models import MODELS, vector_model_name
 
     root, summary = indexed
     store = open_store(index_dir=str(root / "idx"))

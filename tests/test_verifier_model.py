@@ -9,9 +9,9 @@ import pytest
 
 from tests.pages import cell_element
 from tests.tiny_model import tiny_checkpoint
-from verifier.model import DEFAULT_MODEL, Verifier, map_labels, two_way
 from wikicheck.errors import ModelError
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
+from wikicheck.verifier.model import DEFAULT_MODEL, Verifier, map_labels, two_way
 
 
 def _tiny(tmp_path: Path, id2label: dict[int, str]) -> Path:
@@ -143,8 +143,8 @@ def _table_page() -> list[Element]:
 
 
 def test_gold_table_id_expands_to_the_whole_table_and_missing_ids_are_reported():
-    from verifier.predict import gold_elements
     from wikicheck.annotations import Claim
+    from wikicheck.verifier.predict import gold_elements
 
     claim = Claim.from_dict(
         {
@@ -170,7 +170,7 @@ def test_gold_table_id_expands_to_the_whole_table_and_missing_ids_are_reported()
 def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_path):
     import json
 
-    from verifier.predict import predict_file
+    from wikicheck.verifier.predict import predict_file
 
     path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
     v = Verifier.load(path, device="cpu", max_length=64)
@@ -201,7 +201,7 @@ def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_pa
 
 def _executor_verifier(tmp_path, monkeypatch) -> Verifier:
     """A tiny uncalibrated model beside an executor whose comparisons are 90% precise."""
-    from verifier import tables
+    from wikicheck.verifier import tables
 
     monkeypatch.setattr(
         tables, "OP_PRECISION", {("comparison", SUPPORTS): 0.9, ("comparison", REFUTES): 0.9}
@@ -216,8 +216,8 @@ def _executor_verifier(tmp_path, monkeypatch) -> Verifier:
 def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_program(
     tmp_path, monkeypatch
 ):
-    from verifier.predict import verify_claims
     from wikicheck.annotations import Claim
+    from wikicheck.verifier.predict import verify_claims
 
     v = _executor_verifier(tmp_path, monkeypatch)
     assert v.executor_margin is None  # an uncalibrated checkpoint: executor off by default
@@ -251,10 +251,10 @@ def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
     evidence, only show their program on retrieved evidence; ``evaluate`` on oracle cell
     evidence (not the gold-table setting) answers as ``predict`` does; ``table_executor``
     forces it either way."""
-    from verifier.predict import executor_margin_for, verify_claims
     from wikicheck.annotations import Claim
     from wikicheck.evaluation.recipe import Recipe
     from wikicheck.evaluation.run import predict_claims
+    from wikicheck.verifier.predict import executor_margin_for, verify_claims
 
     v = _executor_verifier(tmp_path, monkeypatch)
     inf = float("inf")
@@ -291,14 +291,14 @@ def test_prediction_code_imports_no_training_code():
 
     code = (
         "import sys, verifier.predict, verifier.model, verifier.focus, verifier.tables; "
-        "print(sorted(m for m in sys.modules if m.startswith('verifier.train')))"
+        "print(sorted(m for m in sys.modules if m.startswith('wikicheck.verifier.train')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_three_way_label_needs_the_nei_margin():
-    from verifier.model import three_way_label
+    from wikicheck.verifier.model import three_way_label
 
     leaning = {SUPPORTS: 0.30, REFUTES: 0.25, NEI: 0.45}
     assert three_way_label(leaning) == NEI  # margin 0: plain argmax
@@ -308,7 +308,7 @@ def test_three_way_label_needs_the_nei_margin():
 
 
 def test_supports_threshold_moves_the_boundary_between_supports_and_refutes():
-    from verifier.model import three_way_label
+    from wikicheck.verifier.model import three_way_label
 
     leaning = {SUPPORTS: 0.55, REFUTES: 0.44, NEI: 0.01}
     assert three_way_label(leaning) == SUPPORTS
@@ -320,8 +320,8 @@ def test_supports_threshold_moves_the_boundary_between_supports_and_refutes():
 def test_table_evidence_is_cells_of_a_non_infobox_table_only():
     from dataclasses import replace
 
-    from verifier.model import is_table_evidence
     from wikicheck.model import Evidence
+    from wikicheck.verifier.model import is_table_evidence
 
     page = _table_page()
     cells = [e for e in page if e.type == "cell"]
@@ -393,8 +393,8 @@ def test_bad_calibration_in_a_checkpoint_config_is_a_model_error_naming_the_key(
 def test_sentence_evidence_gets_its_own_nei_margin(tmp_path):
     import json
 
-    from verifier.model import is_sentence_evidence
     from wikicheck.model import Evidence
+    from wikicheck.verifier.model import is_sentence_evidence
 
     page = _table_page()
     sentences = [e for e in page if e.type == "sentence"]
@@ -422,8 +422,8 @@ def test_evidence_with_sentences_gets_the_sentence_threshold(tmp_path):
     import json
     from dataclasses import replace
 
-    from verifier.model import has_sentences
     from wikicheck.model import Evidence
+    from wikicheck.verifier.model import has_sentences
 
     page = _table_page()
     sentences = [e for e in page if e.type == "sentence"]
@@ -452,7 +452,7 @@ def test_calibration_reads_training_claims_with_sentence_evidence_only(tmp_path)
     import importlib.util
     import json
 
-    from verifier.training.sources import in_split
+    from wikicheck.verifier.training.sources import in_split
 
     spec = importlib.util.spec_from_file_location(
         "calibrate_verifier", Path(__file__).resolve().parent.parent / "bench/calibrate_verifier.py"

@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 
 from tests.pages import infobox_elements, table_elements
-from verifier.tables import execute
-from verifier.training.synthetic import (
+from wikicheck.model import REFUTES, SUPPORTS
+from wikicheck.verifier.tables import execute
+from wikicheck.verifier.training.synthetic import (
     Grid,
     clean_number,
     fmt,
@@ -19,7 +20,6 @@ from verifier.training.synthetic import (
     parse_date,
     statements_for,
 )
-from wikicheck.model import REFUTES, SUPPORTS
 
 ROWS = [
     ["player", "country", "score", "date", "result"],

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.pages import infobox_elements, table_elements
-from verifier import tables
-from verifier.tables import Verdict, combine, execute, parse_number
 from wikicheck.model import NEI, REFUTES, SUPPORTS
+from wikicheck.verifier import tables
+from wikicheck.verifier.tables import Verdict, combine, execute, parse_number
 
 ROWS = [
     ["player", "country", "score"],
@@ -165,7 +165,9 @@ def test_packaged_precision_is_per_operation_and_label_and_shrunk_towards_chance
     import json
     from importlib.resources import files
 
-    counts = json.loads(files("verifier").joinpath(tables.PRECISION_FILE).read_text())["counts"]
+    counts = json.loads(files("wikicheck.verifier").joinpath(tables.PRECISION_FILE).read_text())[
+        "counts"
+    ]
     assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none"}
     for op, by_label in counts.items():
         for label, c in by_label.items():

@@ -10,9 +10,9 @@ import shutil
 import pytest
 
 from tests.convert_helpers import FIXTURES
-from verifier.training import mix, tablesets
-from verifier.training.sources import in_split
 from wikicheck.model import NEI, REFUTES, SUPPORTS
+from wikicheck.verifier.training import mix, tablesets
+from wikicheck.verifier.training.sources import in_split
 
 TRAIN_TABLE = "2-16531764-2.html.csv"  # the one whose rows a column names
 VAL_TABLE = "2-1818918-2.html.csv"

@@ -37,11 +37,11 @@ WAIT_MS = 120_000  # generous: on the shared 2-core machine a request can wait l
 def server(tmp_path_factory):
     import uvicorn
 
-    from indexer.stores import open_store
-    from retriever.pipeline import Retriever
     from tests.api_fixtures import tiny_verifier_checkpoint
-    from verifier.model import Verifier
     from wikicheck.api import create_app
+    from wikicheck.indexer.stores import open_store
+    from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.model import Verifier
 
     tmp = tmp_path_factory.mktemp("web-browser")
     store = open_store(index_dir=str(build_web_index(tmp / "index")))

@@ -10,16 +10,16 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from indexer.extract import extract_page
 from tests.web_fixtures import TRICKY, TRICKY_TITLE, build_web_index
 from wikicheck.api import Limits, Services, create_app
 from wikicheck.errors import StoreError
+from wikicheck.indexer.extract import extract_page
 from wikicheck.web.layout import Heading, ItemList, Paragraph, Table, page_blocks, parse_highlight
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from indexer.stores import open_store
+    from wikicheck.indexer.stores import open_store
 
     s = open_store(index_dir=str(build_web_index(tmp_path_factory.mktemp("web") / "index")))
     yield s

@@ -23,10 +23,10 @@ _CHECK = """
 import json, sys
 from pathlib import Path
 import wikicheck
-from indexer.stores._es_settings import load_mapping
+from wikicheck.indexer.stores._es_settings import load_mapping
 from wikicheck.kibana import load_saved_objects
 from wikicheck.cli.quickstart import SAMPLES
-from indexer.readers import open_reader
+from wikicheck.indexer.readers import open_reader
 assert Path(wikicheck.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()), wikicheck.__file__
 pages = [p.title for p in open_reader(str(SAMPLES / "pages.jsonl")).pages()]
 print(json.dumps({
@@ -69,7 +69,12 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path: Path) -> None
         expected = {f"wikicheck/_data/{folder}/{p.name}" for p in (ROOT / folder).iterdir()
                     if p.is_file()}  # fmt: skip
         assert shipped == expected, folder
-    assert any(n.startswith("verifier/models/") and n.endswith(".safetensors") for n in names)
+    assert any(n.startswith("wikicheck/verifier/models/") and n.endswith(".safetensors")
+               for n in names)  # fmt: skip
+    # One import namespace: indexer, retriever and verifier install as wikicheck.* only (their
+    # bare names belong to other projects on PyPI).
+    top_level = {n.split("/")[0] for n in names if not n.startswith("wikicheck-")}
+    assert top_level == {"wikicheck"}, top_level
     assert "tests/conftest.py" not in names
 
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)

@@ -21,7 +21,7 @@ def tiny_checkpoint(
     """Write the tiny model to ``path`` (labels: ``id2label``, else BERT's two defaults)."""
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    from verifier.train import base_model_path
+    from wikicheck.verifier.train import base_model_path
 
     tok = AutoTokenizer.from_pretrained(base_model_path())
     labels = (

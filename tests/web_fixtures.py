@@ -54,8 +54,8 @@ def web_pages() -> list[dict]:
 
 def build_web_index(path: Path) -> Path:
     """Index :func:`web_pages` into an embedded store at ``path`` (through the real writer)."""
-    from indexer.extract import extract_page
-    from indexer.stores import open_store
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.stores import open_store
 
     store = open_store(index_dir=str(path), create=True, heap_mb=32, writer_threads=1)
     writer = store.writer()

@@ -3,8 +3,8 @@
 Heavy libraries (torch, transformers) are imported inside the functions that need them.
 """
 
-from verifier.linearize import Linearized, element_text, linearize
-from verifier.model import DEFAULT_MODEL, Prediction, Verifier, map_labels, two_way
+from wikicheck.verifier.linearize import Linearized, element_text, linearize
+from wikicheck.verifier.model import DEFAULT_MODEL, Prediction, Verifier, map_labels, two_way
 
 __all__ = [
     "DEFAULT_MODEL",

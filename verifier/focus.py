@@ -6,7 +6,7 @@ columns the claim talks about come first. This module scores each row by what it
 claim (a cell whose whole text occurs in the claim, numbers, content words) and each column by
 its header and by cells the claim names; columns nothing points at are dropped from wide tables
 (their cells would spend the window on values no one asked about), and rows are returned best
-first so :func:`verifier.linearize.linearize` admits them in that order (it then writes them back
+first so :func:`wikicheck.verifier.linearize.linearize` admits them in that order (it then writes them back
 in table order with ``document_order=True``).
 
 Used identically for training pairs, evaluation and ``predict --gold-evidence`` (DESIGN §6: one

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verifier.linearize import Linearized, linearize
 from wikicheck.errors import ModelError
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element, Evidence
+from wikicheck.verifier.linearize import Linearized, linearize
 
 __all__ = [
     "Verifier",

@@ -12,14 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from verifier.focus import focus_table
-from verifier.model import Prediction, Verifier
-from verifier.tables import Verdict, combine, execute
 from wikicheck.annotations import Claim
 from wikicheck.batches import run_batches
 from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
 from wikicheck.skips import SkipLog
+from wikicheck.verifier.focus import focus_table
+from wikicheck.verifier.model import Prediction, Verifier
+from wikicheck.verifier.tables import Verdict, combine, execute
 
 __all__ = [
     "gold_elements",
@@ -83,10 +83,10 @@ def verify_claims(
     """Prediction rows (official fields + probabilities + evidence in the window).
 
     ``details`` adds each evidence element's text and context (for the ``verify`` panel).
-    The table executor (:mod:`verifier.tables`) runs on the evidence's table (the whole table,
+    The table executor (:mod:`wikicheck.verifier.tables`) runs on the evidence's table (the whole table,
     looked up in the store when retrieval brought only some of its cells); when it answers, the
     row says ``"rule"`` (the operation), ``"program"`` (what it computed), ``"rule_label"`` and
-    ``"rule_applied"``. It replaces the model's label only when :func:`verifier.tables.combine`
+    ``"rule_applied"``. It replaces the model's label only when :func:`wikicheck.verifier.tables.combine`
     says so with ``executor_margin`` (default: the checkpoint's calibrated margin).
     ``table_executor``: None runs it when the checkpoint has a margin (overriding only on gold
     evidence, :func:`executor_margin_for`), True/False force it on/off.

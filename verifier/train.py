@@ -19,11 +19,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verifier.model import Verifier
-from verifier.training import mix as mixes
-from verifier.training import sources
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import LABELS
+from wikicheck.verifier.model import Verifier
+from wikicheck.verifier.training import mix as mixes
+from wikicheck.verifier.training import sources
 
 __all__ = [
     "TrainConfig",
@@ -77,7 +77,7 @@ class TrainConfig:
     device: str = "auto"
     max_steps: int = 0
     freeze: int = 0
-    #: Changes to ``verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
+    #: Changes to ``wikicheck.verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
     mix: dict[str, int | None] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 

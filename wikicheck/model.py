@@ -1,6 +1,6 @@
 """The data model every part shares: ``Element`` (one search document) and ``Evidence``.
 
-Readers yield raw page dicts (the FEVEROUS page JSON); :mod:`indexer.extract` turns a page into
+Readers yield raw page dicts (the FEVEROUS page JSON); :mod:`wikicheck.indexer.extract` turns a page into
 ``Element``s; stores index and return them; the retriever wraps them in ``Evidence`` with its
 per-stage scores; the verifier reads ``Evidence``. Nothing downstream sees engine objects.
 """

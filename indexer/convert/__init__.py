@@ -13,19 +13,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from indexer.convert.common import LICENCES, ConvertSummary, write_records
 from wikicheck.errors import ConfigError, InputError
+from wikicheck.indexer.convert.common import LICENCES, ConvertSummary, write_records
 
 __all__ = ["SOURCES", "convert", "ConvertSummary", "LICENCES"]
 
 #: source name -> module (each exposes ``iter_records(root, summary, claims=True)``).
 SOURCES: dict[str, str] = {
-    "tabfact": "indexer.convert.tabfact",
-    "infotabs": "indexer.convert.infotabs",
-    "semtab": "indexer.convert.semtab",
-    "ottqa": "indexer.convert.ottqa",
-    "faviq": "indexer.convert.faviq",
-    "bench-corpus": "indexer.convert.bench",
+    "tabfact": "wikicheck.indexer.convert.tabfact",
+    "infotabs": "wikicheck.indexer.convert.infotabs",
+    "semtab": "wikicheck.indexer.convert.semtab",
+    "ottqa": "wikicheck.indexer.convert.ottqa",
+    "faviq": "wikicheck.indexer.convert.faviq",
+    "bench-corpus": "wikicheck.indexer.convert.bench",
 }
 
 

@@ -29,9 +29,9 @@ from typing import Any
 
 import orjson
 
-from indexer.convert.common import LICENCES, ConvertSummary, JsonlWriter
-from indexer.extract import PageError, extract_page
 from wikicheck.errors import ConfigError, InputError
+from wikicheck.indexer.convert.common import LICENCES, ConvertSummary, JsonlWriter
+from wikicheck.indexer.extract import PageError, extract_page
 from wikicheck.skips import SkipKind
 
 __all__ = ["convert", "BASE_SOURCES"]
@@ -39,11 +39,11 @@ __all__ = ["convert", "BASE_SOURCES"]
 #: (name, folder names tried under INPUT, converter module or None for ready pages)
 BASE_SOURCES: tuple[tuple[str, tuple[str, ...], str | None], ...] = (
     ("feverous", ("feverous",), None),
-    ("tabfact", ("tabfact",), "indexer.convert.tabfact"),
-    ("infotabs", ("infotabs",), "indexer.convert.infotabs"),
-    ("semtab", ("semtab",), "indexer.convert.semtab"),
-    ("ottqa", ("ott-qa", "ottqa"), "indexer.convert.ottqa"),
-    ("faviq", ("faviq",), "indexer.convert.faviq"),
+    ("tabfact", ("tabfact",), "wikicheck.indexer.convert.tabfact"),
+    ("infotabs", ("infotabs",), "wikicheck.indexer.convert.infotabs"),
+    ("semtab", ("semtab",), "wikicheck.indexer.convert.semtab"),
+    ("ottqa", ("ott-qa", "ottqa"), "wikicheck.indexer.convert.ottqa"),
+    ("faviq", ("faviq",), "wikicheck.indexer.convert.faviq"),
 )
 _CELL_RE = re.compile(r"^(header_cell|cell)_\d+_")
 _LINK_RE = re.compile(r"\[\[([^\[\]|]*)(\|[^\[\]]*)?\]\]")

@@ -3,7 +3,7 @@
 Converters turn a dataset release into FEVEROUS pages (``pages.jsonl``) and official annotation
 rows (``claims.jsonl``). A converter module exposes ``iter_records(root, summary, claims=True)``
 yielding ``("page", page)`` and ``("claim", claim)`` pairs; :func:`write_records` writes them,
-checks every page with :func:`indexer.extract.extract_page`, and counts everything in a
+checks every page with :func:`wikicheck.indexer.extract.extract_page`, and counts everything in a
 :class:`ConvertSummary`.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from indexer.extract import PageError, extract_page
+from wikicheck.indexer.extract import PageError, extract_page
 from wikicheck.model import Element
 from wikicheck.skips import SkipKind, SkipLog
 

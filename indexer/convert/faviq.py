@@ -21,9 +21,9 @@ from typing import Any
 
 import orjson
 
-from indexer.convert._release import Spool, open_text_lines
-from indexer.convert.common import ConvertSummary, PageBuilder, clean_ws, make_claim
 from wikicheck.errors import InputError
+from wikicheck.indexer.convert._release import Spool, open_text_lines
+from wikicheck.indexer.convert.common import ConvertSummary, PageBuilder, clean_ws, make_claim
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.skips import SkipKind
 

@@ -19,8 +19,10 @@ from typing import Any
 
 import orjson
 
-from indexer.convert._release import ReleaseFiles, open_text_lines
-from indexer.convert.common import (
+from wikicheck.errors import InputError
+from wikicheck.ids import table_id
+from wikicheck.indexer.convert._release import ReleaseFiles, open_text_lines
+from wikicheck.indexer.convert.common import (
     Cell,
     ConvertSummary,
     PageBuilder,
@@ -28,9 +30,7 @@ from indexer.convert.common import (
     evidence_set,
     make_claim,
 )
-from indexer.extract import extract_page
-from wikicheck.errors import InputError
-from wikicheck.ids import table_id
+from wikicheck.indexer.extract import extract_page
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 from wikicheck.skips import SkipKind
 

@@ -21,9 +21,16 @@ from typing import Any
 
 import orjson
 
-from indexer.convert._release import Spool, open_text_lines
-from indexer.convert.common import Cell, ConvertSummary, PageBuilder, clean_ws, link, wiki_title
 from wikicheck.errors import InputError
+from wikicheck.indexer.convert._release import Spool, open_text_lines
+from wikicheck.indexer.convert.common import (
+    Cell,
+    ConvertSummary,
+    PageBuilder,
+    clean_ws,
+    link,
+    wiki_title,
+)
 from wikicheck.skips import SkipKind
 
 __all__ = ["iter_records"]

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from indexer.convert._release import ReleaseFiles
-from indexer.convert.common import (
+from wikicheck.errors import InputError
+from wikicheck.ids import parse_id, table_id
+from wikicheck.indexer.convert._release import ReleaseFiles
+from wikicheck.indexer.convert.common import (
     Cell,
     ConvertSummary,
     PageBuilder,
@@ -35,9 +37,7 @@ from indexer.convert.common import (
     evidence_set,
     make_claim,
 )
-from indexer.extract import extract_page
-from wikicheck.errors import InputError
-from wikicheck.ids import parse_id, table_id
+from wikicheck.indexer.extract import extract_page
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 from wikicheck.skips import SkipKind
 

@@ -18,8 +18,10 @@ from typing import Any
 
 import orjson
 
-from indexer.convert._release import ReleaseFiles
-from indexer.convert.common import (
+from wikicheck.errors import InputError
+from wikicheck.ids import table_id
+from wikicheck.indexer.convert._release import ReleaseFiles
+from wikicheck.indexer.convert.common import (
     Cell,
     ConvertSummary,
     PageBuilder,
@@ -27,9 +29,7 @@ from indexer.convert.common import (
     make_claim,
     wiki_title,
 )
-from indexer.extract import extract_page
-from wikicheck.errors import InputError
-from wikicheck.ids import table_id
+from wikicheck.indexer.extract import extract_page
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.skips import SkipKind
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from indexer.stores.base import (
+from wikicheck.errors import ConfigError
+from wikicheck.indexer.stores.base import (
     AnyOf,
     Bool,
     EncodedWriter,
@@ -20,7 +21,6 @@ from indexer.stores.base import (
     normalize_title,
     title_variants,
 )
-from wikicheck.errors import ConfigError
 
 __all__ = [
     "open_store",
@@ -56,11 +56,11 @@ def open_store(
     if index_dir and es:
         raise ConfigError("choose one store: --index-dir (embedded) or --es URL, not both")
     if es:
-        from indexer.stores.elastic import ElasticStore
+        from wikicheck.indexer.stores.elastic import ElasticStore
 
         return ElasticStore(es, create=create, **options)
     if not index_dir:
         raise ConfigError("no store given: pass --index-dir DIR or --es URL")
-    from indexer.stores.tantivy import TantivyStore
+    from wikicheck.indexer.stores.tantivy import TantivyStore
 
     return TantivyStore(index_dir, create=create, **options)

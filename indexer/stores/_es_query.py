@@ -1,6 +1,6 @@
 """Translate the engine-neutral query tree into the Elasticsearch DSL, and elements to documents.
 
-Field names in queries are the neutral ones of :mod:`indexer.stores.base` (``text_plain``,
+Field names in queries are the neutral ones of :mod:`wikicheck.indexer.stores.base` (``text_plain``,
 ``title_prefix``, ``title_near`` ...); each maps here to the ES field of ``es_mappings/*.json``
 (``text.plain``, ``title.prefix``, ``title_near`` ...). Keyword-style nodes (``Exact``, ``AnyOf``)
 on a field that is analysed text go to its keyword twin (``title`` -> ``page`` / ``title.keyword``)
@@ -17,7 +17,8 @@ from typing import Any
 from elasticsearch.dsl import Q
 from elasticsearch.dsl.query import Query as DslQuery
 
-from indexer.stores.base import (
+from wikicheck.errors import StoreError, short_repr
+from wikicheck.indexer.stores.base import (
     AnyOf,
     Bool,
     Exact,
@@ -28,7 +29,6 @@ from indexer.stores.base import (
     normalize_title,
     title_variants,
 )
-from wikicheck.errors import StoreError, short_repr
 from wikicheck.model import Element
 
 __all__ = [

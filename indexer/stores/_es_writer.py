@@ -1,6 +1,6 @@
 """The Elasticsearch bulk writer: batches pages, replaces them, commits with a checkpoint.
 
-Created by :meth:`indexer.stores.elastic.ElasticStore.writer`; see that module for the layout.
+Created by :meth:`wikicheck.indexer.stores.elastic.ElasticStore.writer`; see that module for the layout.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from elasticsearch import Elasticsearch
 from elasticsearch.dsl import Q
 from elasticsearch.helpers import streaming_bulk
 
-from indexer.stores._es_query import element_doc, page_doc
-from indexer.stores.base import WriterLifecycle
 from wikicheck.errors import StoreError, short_repr
+from wikicheck.indexer.stores._es_query import element_doc, page_doc
+from wikicheck.indexer.stores.base import WriterLifecycle
 from wikicheck.model import Element
 
 __all__ = ["ElasticWriter", "WriterHost", "encode_page", "EncodedPage"]
@@ -35,7 +35,7 @@ def encode_page(title: str, elements: Sequence[Element], lead: str | None = None
 
 
 class WriterHost(Protocol):
-    """What the writer needs from its store (:class:`indexer.stores.elastic.ElasticStore`).
+    """What the writer needs from its store (:class:`wikicheck.indexer.stores.elastic.ElasticStore`).
 
     Declared here so this module does not import the store that imports it.
     """

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import tantivy
 
-from indexer.stores.base import AnyOf, Bool, Exact, Prefix, Query, Text, normalize_title
 from wikicheck.errors import ConfigError
+from wikicheck.indexer.stores.base import AnyOf, Bool, Exact, Prefix, Query, Text, normalize_title
 
 __all__ = [
     "ELEMENT_FIELDS_SPEC",

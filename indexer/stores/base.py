@@ -201,7 +201,7 @@ class PreEncoding(Protocol):
 
     ``encode_page`` is a picklable plain function (it is sent to worker processes) turning a page
     into whatever the store's :class:`EncodedWriter` takes, so the single writer process does no
-    per-element Python work. :mod:`indexer.pipeline` uses it when ``isinstance(store,
+    per-element Python work. :mod:`wikicheck.indexer.pipeline` uses it when ``isinstance(store,
     PreEncoding)``.
     """
 

@@ -43,8 +43,9 @@ from elasticsearch.dsl import Q, Search
 from elasticsearch.helpers import BulkIndexError
 from elasticsearch.serializer import OrjsonSerializer
 
-from indexer.stores._es_query import doc_element, to_dsl
-from indexer.stores._es_settings import (
+from wikicheck.errors import ConfigError, StoreError, short_repr
+from wikicheck.indexer.stores._es_query import doc_element, to_dsl
+from wikicheck.indexer.stores._es_settings import (
     KINDS,
     LOAD_SETTINGS,
     MAPPINGS_DIR,
@@ -54,8 +55,8 @@ from indexer.stores._es_settings import (
     restore_settings,
     version_stamp,
 )
-from indexer.stores._es_writer import ElasticWriter, encode_page
-from indexer.stores.base import (
+from wikicheck.indexer.stores._es_writer import ElasticWriter, encode_page
+from wikicheck.indexer.stores.base import (
     AnyOf,
     Hit,
     PageHit,
@@ -67,7 +68,6 @@ from indexer.stores.base import (
     normalize_title,
     title_variants,
 )
-from wikicheck.errors import ConfigError, StoreError, short_repr
 from wikicheck.model import Element
 
 __all__ = [

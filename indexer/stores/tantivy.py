@@ -2,7 +2,7 @@
 
 No server: the index is a directory holding a manifest (``wikicheck-index.json``, schema version),
 the two Tantivy indices and ``checkpoint.json``. Queries are translated from the engine-neutral
-tree of :mod:`indexer.stores.base` with Tantivy's programmatic constructors; text is analysed in
+tree of :mod:`wikicheck.indexer.stores.base` with Tantivy's programmatic constructors; text is analysed in
 Python by analysers built exactly like the fields' own (``en_stem``, ``default``), never handed to
 Tantivy's query-string parser (claims are full of query syntax and one crashed it).
 
@@ -27,7 +27,8 @@ from typing import Any
 import orjson
 import tantivy
 
-from indexer.stores._tantivy_query import (
+from wikicheck.errors import ConfigError, StoreError
+from wikicheck.indexer.stores._tantivy_query import (
     ELEMENT_FIELDS_SPEC,
     PAGE_FIELDS_SPEC,
     as_filter,
@@ -35,7 +36,7 @@ from indexer.stores._tantivy_query import (
     page_schema,
     translate,
 )
-from indexer.stores.base import (
+from wikicheck.indexer.stores.base import (
     Hit,
     PageHit,
     PageInfo,
@@ -47,7 +48,6 @@ from indexer.stores.base import (
     normalize_title,
     title_variants,
 )
-from wikicheck.errors import ConfigError, StoreError
 from wikicheck.model import Element
 
 __all__ = ["TantivyStore", "TantivyWriter", "SCHEMA_VERSION", "encode_page"]

@@ -12,7 +12,7 @@ never raise.
 How a verdict is combined with the model is not decided here: each operation's precision on
 TabFact *train* statements, for each label it can give (``OP_PRECISION``, from the counts that
 ``bench/bench_table_rules.py --write`` keeps in ``executor_precision.json``; no model is loaded)
-is its calibrated confidence, and ``verifier.predict`` lets it override the model
+is its calibrated confidence, and ``wikicheck.verifier.predict`` lets it override the model
 only where that confidence beats the model's own by the margin chosen on TabFact val's training
 half (``combine``; docs/verifier.md has the numbers).
 
@@ -25,12 +25,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from verifier.tables.counting import count, only_all_none
-from verifier.tables.grid import Claim, TableGrid, Verdict
-from verifier.tables.ranking import aggregate, compare, difference, ordinal, same, superlative
-from verifier.tables.reading import bound, lookup, match
-from verifier.tables.text import parse_number, tokenize
 from wikicheck.model import REFUTES, SUPPORTS, Element
+from wikicheck.verifier.tables.counting import count, only_all_none
+from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
+from wikicheck.verifier.tables.ranking import (
+    aggregate,
+    compare,
+    difference,
+    ordinal,
+    same,
+    superlative,
+)
+from wikicheck.verifier.tables.reading import bound, lookup, match
+from wikicheck.verifier.tables.text import parse_number, tokenize
 
 __all__ = [
     "OPS",
@@ -85,7 +92,7 @@ def _load_precision() -> dict[tuple[str, str], float]:
     import json
     from importlib.resources import files
 
-    counts = json.loads(files("verifier").joinpath(PRECISION_FILE).read_text())["counts"]
+    counts = json.loads(files("wikicheck.verifier").joinpath(PRECISION_FILE).read_text())["counts"]
     return {
         (op, label): (c["right"] + 0.5 * PRIOR_COUNT) / (c["fired"] + PRIOR_COUNT)
         for op, by_label in counts.items()

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-from verifier.tables.grid import Claim, TableGrid, Verdict, mention_spans
-from verifier.tables.text import (
+from wikicheck.model import REFUTES, SUPPORTS
+from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict, mention_spans
+from wikicheck.verifier.tables.text import (
     LESS_WORDS,
     MORE_WORDS,
     RELATION_TEST,
@@ -14,7 +15,6 @@ from verifier.tables.text import (
     relation_before,
     tokenize,
 )
-from wikicheck.model import REFUTES, SUPPORTS
 
 #: Words that say a number in the claim may be a count of rows.
 _COUNT_CUES = frozenset("there time times of total count number appear game only win won".split())

@@ -8,8 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from verifier.tables.text import STOP_WORDS, as_number, contains_span, parse_number, stem, tokenize
 from wikicheck.model import Element
+from wikicheck.verifier.tables.text import (
+    STOP_WORDS,
+    as_number,
+    contains_span,
+    parse_number,
+    stem,
+    tokenize,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from verifier.tables.grid import Claim, TableGrid, Verdict, one_numeric_column, rows_by_mention
-from verifier.tables.text import (
+from wikicheck.model import REFUTES, SUPPORTS
+from wikicheck.verifier.tables.grid import (
+    Claim,
+    TableGrid,
+    Verdict,
+    one_numeric_column,
+    rows_by_mention,
+)
+from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
     LESS_WORDS,
     MAX_WORDS,
@@ -19,7 +26,6 @@ from verifier.tables.text import (
     fmt_number,
     tokenize,
 )
-from wikicheck.model import REFUTES, SUPPORTS
 
 _ORDINAL_WORDS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
 

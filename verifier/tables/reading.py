@@ -4,7 +4,8 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from verifier.tables.grid import (
+from wikicheck.model import REFUTES, SUPPORTS
+from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
@@ -12,7 +13,7 @@ from verifier.tables.grid import (
     mention_spans,
     rows_by_mention,
 )
-from verifier.tables.text import (
+from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
     LESS_WORDS,
     MAX_WORDS,
@@ -26,7 +27,6 @@ from verifier.tables.text import (
     relation_before,
     tokenize,
 )
-from wikicheck.model import REFUTES, SUPPORTS
 
 #: Words that put a stated value in relation to the row's rather than state it ("before 1932").
 _RELATIVE = frozenset(

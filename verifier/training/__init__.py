@@ -2,9 +2,9 @@
 evaluation-set registry.
 
 Nothing here is imported at prediction time (``predict``, ``verify``, ``serve`` use
-:mod:`verifier.model`, :mod:`verifier.predict`, :mod:`verifier.focus`, :mod:`verifier.tables`);
+:mod:`wikicheck.verifier.model`, :mod:`wikicheck.verifier.predict`, :mod:`wikicheck.verifier.focus`, :mod:`wikicheck.verifier.tables`);
 a layers test checks it. May import: the foundation (``wikicheck.{ids,model,errors}``),
-``indexer.extract`` and ``indexer.convert`` (the converters give every table its one
+``wikicheck.indexer.extract`` and ``wikicheck.indexer.convert`` (the converters give every table its one
 representation), and the prediction-side verifier modules.
 
 - :mod:`.sources`   sentence sets and the pair/example primitives

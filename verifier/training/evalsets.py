@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verifier.training import sources, tablesets
-from verifier.training.sources import Example
+from wikicheck.verifier.training import sources, tablesets
+from wikicheck.verifier.training.sources import Example
 
 __all__ = ["EVAL_SETS", "SENTENCE_SETS", "TABLE_SETS", "build_eval"]
 
@@ -20,7 +20,7 @@ EVAL_SETS = ("feverous_s_heldout", "infotabs_dev", "tabfact_val_heldout", "snli_
 #: Sets of (claim, gold table) items, where the table executor can also answer.
 #: ``tabfact_val_train`` is a tuning set (the executor margin is chosen there), never reported.
 TABLE_SETS = ("infotabs_dev", "tabfact_val_heldout", "semtab_dev", "tabfact_val_train")
-#: Sets whose evidence is Wikipedia sentences (``verifier.model.is_sentence_evidence``): the
+#: Sets whose evidence is Wikipedia sentences (``wikicheck.verifier.model.is_sentence_evidence``): the
 #: verifier reads them with its sentence NOT ENOUGH INFO margin. SNLI premises are not.
 SENTENCE_SETS = ("feverous_s_heldout",)
 
@@ -47,7 +47,7 @@ def build_eval(
     name: str, data_dir: Path, tok: Any, max_length: int = 256, focus: Any = None
 ) -> list[Example]:
     """The pairs of evaluation set ``name`` (aligned with ``tablesets.items_of(name)``);
-    ``focus`` (a :class:`verifier.focus.FocusConfig`) changes how table sets are focused."""
+    ``focus`` (a :class:`wikicheck.verifier.focus.FocusConfig`) changes how table sets are focused."""
     if name not in _BUILDERS:
         raise ValueError(f"unknown evaluation set {name!r}; known: {', '.join(_BUILDERS)}")
     if name in TABLE_SETS:

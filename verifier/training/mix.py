@@ -11,12 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verifier.focus import focus_table
-from verifier.training import sources, tablesets
-from verifier.training.sources import Example
-from verifier.training.synthetic import generate
 from wikicheck.errors import ConfigError
 from wikicheck.model import NEI
+from wikicheck.verifier.focus import focus_table
+from wikicheck.verifier.training import sources, tablesets
+from wikicheck.verifier.training.sources import Example
+from wikicheck.verifier.training.synthetic import generate
 
 __all__ = ["TRAIN_MIX", "SOURCES", "mix_with", "build_train", "synthetic_tables"]
 

@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from indexer.extract import extract_page
-from verifier.linearize import linearize
+from wikicheck.indexer.extract import extract_page
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
+from wikicheck.verifier.linearize import linearize
 
 __all__ = [
     "Example",

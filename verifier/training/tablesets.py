@@ -1,4 +1,4 @@
-"""Table datasets as the product sees them: converter pages -> ``indexer.extract`` elements.
+"""Table datasets as the product sees them: converter pages -> ``wikicheck.indexer.extract`` elements.
 
 DESIGN §6 asks for one table representation: the elements ``predict --gold-evidence`` reads out
 of an index built from ``wikicheck convert`` output are exactly what training and evaluation
@@ -21,15 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from indexer.convert import infotabs as infotabs_convert
-from indexer.convert import ottqa as ottqa_convert
-from indexer.convert import semtab as semtab_convert
-from indexer.convert import tabfact as tabfact_convert
-from indexer.convert.common import ConvertSummary
-from indexer.extract import extract_page
-from verifier.focus import FocusConfig, focus_table
-from verifier.training.sources import Example, in_split, pair
+from wikicheck.indexer.convert import infotabs as infotabs_convert
+from wikicheck.indexer.convert import ottqa as ottqa_convert
+from wikicheck.indexer.convert import semtab as semtab_convert
+from wikicheck.indexer.convert import tabfact as tabfact_convert
+from wikicheck.indexer.convert.common import ConvertSummary
+from wikicheck.indexer.extract import extract_page
 from wikicheck.model import NEI, Element
+from wikicheck.verifier.focus import FocusConfig, focus_table
+from wikicheck.verifier.training.sources import Example, in_split, pair
 
 __all__ = [
     "TableItem",

@@ -29,7 +29,6 @@ import anyio.to_thread
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from indexer.stores.base import Exact, free_text_query, tokens
 from wikicheck import __version__
 from wikicheck.api.docs import add_offline_docs
 from wikicheck.api.engine import Coalescer, Depth, Services, retrieve_many, verify_many
@@ -60,6 +59,7 @@ from wikicheck.errors import (
     WikicheckError,
 )
 from wikicheck.ids import parse_id
+from wikicheck.indexer.stores.base import Exact, free_text_query, tokens
 from wikicheck.web import router as page_router
 
 __all__ = ["create_app", "Limits", "Services"]
@@ -164,8 +164,8 @@ def create_app(
 
     ``loader`` is called once, in a background thread when the app starts, and returns the
     :class:`Services`; until it returns ``/health`` is 503. ``retriever`` is a
-    :class:`retriever.pipeline.Retriever` (``retrieve_batch(claims)`` -> results with
-    ``.evidence``); ``verifier`` a :class:`verifier.model.Verifier` (``predict([(claim,
+    :class:`wikicheck.retriever.pipeline.Retriever` (``retrieve_batch(claims)`` -> results with
+    ``.evidence``); ``verifier`` a :class:`wikicheck.verifier.model.Verifier` (``predict([(claim,
     evidence)], labels=)``); without them ``/retrieve`` and ``/verify`` answer 501.
     """
     if (store is None) == (loader is None):

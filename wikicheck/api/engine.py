@@ -13,15 +13,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexer.stores import open_store
-from indexer.stores.base import Store
-from retriever.config import RetrieverConfig
-from retriever.pipeline import Retriever
-from verifier.model import Verifier
-from verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 from wikicheck.api.models import EvidenceOut, RetrieveResponse, VerifyResponse
 from wikicheck.ids import CELL_LIKE_TYPES
+from wikicheck.indexer.stores import open_store
+from wikicheck.indexer.stores.base import Store
 from wikicheck.model import Evidence
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.pipeline import Retriever
+from wikicheck.verifier.model import Verifier
+from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 
 __all__ = ["Services", "Depth", "Coalescer", "load_services", "retrieve_many", "verify_many"]
 

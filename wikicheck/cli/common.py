@@ -149,7 +149,7 @@ def store_options(f: Callable) -> Callable:
 
 def open_store_from_options(index_dir: str, es_url: str | None, *, create: bool = False, **kw: Any):
     """Open the store the options name (imported lazily: engines load only when needed)."""
-    from indexer.stores import open_store
+    from wikicheck.indexer.stores import open_store
 
     if es_url:
         kw.setdefault("index_prefix", es_index_prefix())

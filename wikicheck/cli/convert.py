@@ -52,7 +52,7 @@ def convert(source: str, input: str, output_dir: str, size: int, seed: int, as_j
       wikicheck convert infotabs ../shared/data/infotabs converted/infotabs
       wikicheck convert bench-corpus ../shared/data converted/bench-100k --size 100000
     """
-    from indexer.convert import convert as run
+    from wikicheck.indexer.convert import convert as run
 
     options = {"size": size, "seed": seed} if source == "bench-corpus" else {}
     if not sys.stderr.isatty():  # no bar in logs and pipes

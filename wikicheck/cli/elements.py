@@ -26,8 +26,8 @@ def elements(pages: tuple[str, ...], types: tuple[str, ...], titles: tuple[str, 
     Example:
       wikicheck elements samples/pages.jsonl --type cell | head -3
     """
-    from indexer.extract import PageError, extract_located
-    from indexer.readers import open_reader
+    from wikicheck.indexer.extract import PageError, extract_located
+    from wikicheck.indexer.readers import open_reader
 
     reader = open_reader(*pages)
     out = sys.stdout.buffer

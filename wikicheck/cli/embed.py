@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from retriever.encoder_models import DEFAULT_MODEL, MODELS
 from wikicheck.cli.common import (
     console,
     exit_if_interrupted,
@@ -18,6 +17,7 @@ from wikicheck.cli.common import (
     wants_json,
     write_json,
 )
+from wikicheck.retriever.encoder_models import DEFAULT_MODEL, MODELS
 
 
 @click.command()
@@ -74,7 +74,7 @@ def embed(
       wikicheck embed samples/pages.jsonl --index-dir wikicheck-index
       wikicheck embed feverous_wikiv1.db --out vectors/ --device cuda --encode-batch 512
     """
-    from retriever.embed import embed_sources
+    from wikicheck.retriever.embed import embed_sources
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite conflict: choose one")

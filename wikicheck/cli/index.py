@@ -57,8 +57,8 @@ def index(
       wikicheck index samples/pages.jsonl --index-dir wikicheck-index
       wikicheck index feverous_wikiv1.db --index-dir big-index --resume
     """
-    from indexer.pipeline import index_sources
-    from indexer.readers import open_reader
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.readers import open_reader
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite conflict: choose one")
@@ -194,7 +194,7 @@ def search(
     Example:
       wikicheck search "Aare river Switzerland" --type sentence -k 5
     """
-    from indexer.stores.base import free_text_query
+    from wikicheck.indexer.stores.base import free_text_query
 
     found = 0
     with closing(open_store_from_options(index_dir, es_url)) as store:
@@ -223,7 +223,7 @@ def _check_page(store: Any, page: str) -> None:
 
 
 def _filters(settings: dict[str, Any]) -> list:
-    from indexer.stores.base import AnyOf, Exact
+    from wikicheck.indexer.stores.base import AnyOf, Exact
 
     types, page = settings["types"], settings["page"]
     return ([AnyOf("type", tuple(types))] if types else []) + (

@@ -74,10 +74,10 @@ class SearchSession:
         return "error", f"unknown command :{cmd} (try :help)"
 
     def search(self, query: str) -> list:
-        from indexer.stores.base import AnyOf, Bool, Exact, Text
-        from retriever.claim import ClaimAnalysis, content_terms
-        from retriever.config import RetrieverConfig
-        from retriever.elements import element_query
+        from wikicheck.indexer.stores.base import AnyOf, Bool, Exact, Text
+        from wikicheck.retriever.claim import ClaimAnalysis, content_terms
+        from wikicheck.retriever.config import RetrieverConfig
+        from wikicheck.retriever.elements import element_query
 
         filters = ([AnyOf("type", self.types)] if self.types else []) + (
             [Exact("page", self.page)] if self.page else []

@@ -27,9 +27,9 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     """True when ``index_dir`` holds a finished index of exactly ``pages``."""
     if not index_dir.exists():
         return False
-    from indexer.pipeline import source_fingerprint
-    from indexer.readers import open_reader
-    from indexer.stores import open_store
+    from wikicheck.indexer.pipeline import source_fingerprint
+    from wikicheck.indexer.readers import open_reader
+    from wikicheck.indexer.stores import open_store
 
     try:
         store = open_store(index_dir=str(index_dir))

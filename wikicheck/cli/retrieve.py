@@ -1,6 +1,6 @@
 """``wikicheck retrieve``: evidence for a file of claims, as resumable prediction rows.
 
-Every :class:`retriever.config.RetrieverConfig` setting is a flag here (``--k-pages``,
+Every :class:`wikicheck.retriever.config.RetrieverConfig` setting is a flag here (``--k-pages``,
 ``--no-dense``, ``--w-dense`` ...), generated from the dataclass so flags, defaults and help
 cannot drift; ``--config FILE`` (TOML/YAML) sets many at once and flags override it.
 """
@@ -28,7 +28,7 @@ _PY_TYPES = {"int": int, "float": float, "str": str}
 
 def retriever_options(f: Callable) -> Callable:
     """Add ``--config`` and one flag per retriever setting (unset flags keep file/defaults)."""
-    from retriever.config import config_fields
+    from wikicheck.retriever.config import config_fields
 
     for fld in reversed(config_fields()):
         flag = "--" + fld.name.replace("_", "-")
@@ -65,7 +65,7 @@ def _show(value: Any) -> str:
 
 def build_config(config_file: str | None, options: dict[str, Any]):
     """The file's settings (or defaults) with the flags given on the command line applied."""
-    from retriever.config import RetrieverConfig, config_fields
+    from wikicheck.retriever.config import RetrieverConfig, config_fields
 
     config = RetrieverConfig.from_file(config_file) if config_file else RetrieverConfig()
     names = {f.name for f in config_fields()}
@@ -75,7 +75,7 @@ def build_config(config_file: str | None, options: dict[str, Any]):
 
 def pop_config(kwargs: dict[str, Any]):
     """Remove the retriever flags from a command's kwargs and build the config from them."""
-    from retriever.config import config_fields
+    from wikicheck.retriever.config import config_fields
 
     names = {f.name for f in config_fields()}
     options = {k: kwargs.pop(k) for k in list(kwargs) if k in names}
@@ -107,7 +107,7 @@ def retrieve(claims: str, output: str, overwrite: bool, claims_per_batch: int, i
       wikicheck retrieve samples/claims.jsonl -o retrieved.jsonl --index-dir wikicheck-index
       wikicheck retrieve claims.jsonl -o out.jsonl --k-pages 8 --no-dense
     """
-    from retriever.batch import count_rows, retrieve_file
+    from wikicheck.retriever.batch import count_rows, retrieve_file
 
     config = pop_config(kwargs)
     store = open_store_from_options(index_dir, es_url)

@@ -131,12 +131,12 @@ def train_verifier(
       wikicheck train-verifier --out runs/verifier --export-checkpoint runs/verifier-midway
     """
     if export_to:
-        from verifier.train import export_checkpoint
+        from wikicheck.verifier.train import export_checkpoint
 
         step = export_checkpoint(out_dir, export_to)
         click.echo(f"exported step {step} of {out_dir} to {export_to}")
         return
-    from verifier.train import TrainConfig, train, training_pairs
+    from wikicheck.verifier.train import TrainConfig, train, training_pairs
 
     cfg = TrainConfig(
         out_dir=out_dir,
@@ -153,7 +153,7 @@ def train_verifier(
         seed=seed,
         mix=mix,
     )
-    from verifier.training.sources import DEFAULT_DATA_DIR
+    from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR
 
     claims, evidence, labels = training_pairs(cfg, Path(data_dir or DEFAULT_DATA_DIR), cache)
     interactive = sys.stderr.isatty()
@@ -269,9 +269,9 @@ def verify(
     if not claim.strip():
         raise click.BadParameter("the claim is blank: give the sentence to check",
                                  param_hint="CLAIM")  # fmt: skip
-    from retriever.pipeline import Retriever
-    from verifier.model import Verifier
-    from verifier.predict import verify_claims
+    from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.model import Verifier
+    from wikicheck.verifier.predict import verify_claims
 
     with closing(open_store_from_options(index_dir, es_url)) as store:
         retriever = Retriever(store, pop_config(kwargs))
@@ -402,10 +402,10 @@ def predict(
     """
     if semtab_xml and not semtab_template:
         raise click.UsageError("--semtab-xml needs --semtab-template (the task's input XML)")
-    from retriever.batch import count_rows
-    from retriever.pipeline import Retriever
-    from verifier.model import Verifier
-    from verifier.predict import predict_file
+    from wikicheck.retriever.batch import count_rows
+    from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.model import Verifier
+    from wikicheck.verifier.predict import predict_file
 
     store = open_store_from_options(index_dir, es_url)
     with closing(store):

@@ -173,7 +173,7 @@ class Verifier(Section):
     max_length: Positive | None = None
     device: Text | None = None
     #: The table program executor on/off (default: where the checkpoint was calibrated for it,
-    #: the rule ``predict`` and ``serve`` follow: :func:`verifier.predict.executor_margin_for`).
+    #: the rule ``predict`` and ``serve`` follow: :func:`wikicheck.verifier.predict.executor_margin_for`).
     table_executor: bool | None = None
 
 

@@ -3,7 +3,7 @@
 Entry points: :func:`run_recipe` (one recipe, writes ``OUT/NAME/``: ``predictions.jsonl``,
 ``metrics.json``, ``report.md``, ``report.html``, and ``semtab_xml/`` for SEM-TAB-FACTS) and
 :func:`compare_reports` (two report folders side by side, the ablation view). Everything goes
-through the library (:mod:`indexer.pipeline`, :mod:`retriever.pipeline`, :mod:`verifier.model`,
+through the library (:mod:`wikicheck.indexer.pipeline`, :mod:`wikicheck.retriever.pipeline`, :mod:`verifier.model`,
 :mod:`wikicheck.scoring.feverous`), never through a subprocess, so a recipe run is one process and its
 numbers are exactly those of the matching ``index``/``predict``/``score`` commands.
 """
@@ -20,25 +20,25 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from indexer.convert import convert
-from indexer.pipeline import index_sources, source_fingerprint
-from indexer.readers import open_reader
-from indexer.stores import open_store
-from indexer.stores.base import tokens
-from retriever.config import RetrieverConfig
-from retriever.pipeline import Retriever
-from verifier.focus import focus_table
-from verifier.model import Verifier
-from verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 from wikicheck.annotations import Claim, Prediction, iter_claims, write_jsonl
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
 from wikicheck.evaluation.recipe import Recipe
 from wikicheck.evaluation.report import latency_summary, write_report
+from wikicheck.indexer.convert import convert
+from wikicheck.indexer.pipeline import index_sources, source_fingerprint
+from wikicheck.indexer.readers import open_reader
+from wikicheck.indexer.stores import open_store
+from wikicheck.indexer.stores.base import tokens
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.pipeline import Retriever
 from wikicheck.scoring import semtab
 from wikicheck.scoring.feverous import score_pairs
 from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
 from wikicheck.skips import SkipLog
+from wikicheck.verifier.focus import focus_table
+from wikicheck.verifier.model import Verifier
+from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 
 __all__ = [
     "run_recipe",
@@ -274,7 +274,7 @@ def predict_claims(
 def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     """True for claims a hashed train/held-out split puts on the training side.
 
-    Same hash as :func:`verifier.training.sources.in_split` (md5 of ``salt:key``), which chose the shipped
+    Same hash as :func:`wikicheck.verifier.training.sources.in_split` (md5 of ``salt:key``), which chose the shipped
     verifier's training part: a recipe's ``[holdout]`` keeps only the other side, so we never
     report figures on claims the model was trained on (tests check both stay equal).
     """

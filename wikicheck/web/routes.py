@@ -17,8 +17,8 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from indexer.stores.base import Bool, Text, tokens
 from wikicheck.errors import WikicheckError
+from wikicheck.indexer.stores.base import Bool, Text, tokens
 from wikicheck.web.layout import MAX_HIGHLIGHT_IDS, page_blocks, parse_highlight
 
 __all__ = ["router", "render"]
