@@ -30,6 +30,6 @@ $(FEVEROUS_DIR)/feverous: | setup
 test: setup $(FEVEROUS_DIR)/feverous
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider -rs
 
-# lint-imports: the layers contract in .importlinter (DESIGN.md §2); tests/test_layers.py runs it too.
+# lint-imports: the layers contract in .importlinter (docs/architecture.md §2); tests/test_layers.py runs it too.
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-cache

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from wikicheck.evaluation.recipe import load_recipe
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.toml"
@@ -154,8 +158,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.check:
         same = readme_table(README.read_text(encoding="utf-8")) == render_table()
-        print("README.md's figures table is up to date" if same else
-              "README.md's figures table differs: run python bench/figures.py --write")
+        print(
+            "README.md's figures table is up to date"
+            if same
+            else "README.md's figures table differs: run python bench/figures.py --write"
+        )
         return 0 if same else 1
     print(render_table())
     return 0
