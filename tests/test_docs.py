@@ -204,3 +204,13 @@ def test_model_card_has_the_usual_sections():
         "## Limitations",
     ):
         assert heading in card, f"model card lacks {heading!r}"
+
+
+def test_each_recorded_figure_is_quoted_by_its_doc():
+    """The doc that explains a recorded figure quotes its current numbers (so it cannot lag)."""
+    from bench import figures
+
+    for result in figures.load_results():
+        doc = (ROOT / result["doc"]).read_text(encoding="utf-8")
+        for number in re.findall(r"\d[\d,]*(?:\.\d+)?", result["figure"]):
+            assert number in doc, f"{result['doc']} does not quote {result['id']}'s {number}"
