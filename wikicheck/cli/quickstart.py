@@ -59,7 +59,8 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     type=click.Path(file_okay=False, exists=True),
     default=str(SAMPLES),
     envvar="WIKICHECK_SAMPLES",
-    show_default=True,
+    # not the absolute path: help (and docs/reference/commands.md) reads the same on every install
+    show_default="the sample shipped in the package",
     help="Folder holding pages.jsonl and claims.jsonl (env WIKICHECK_SAMPLES).",
 )
 @click.pass_context
