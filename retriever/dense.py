@@ -159,7 +159,7 @@ class OnnxEncoder(Encoder):
         except ImportError as exc:
             raise ModelError(
                 "the ONNX encoder needs onnxruntime: pip install onnxruntime "
-                "(or use --dense-backend torch)"
+                "(or set dense_backend = torch)"
             ) from exc
         if batch_size < 1:
             raise ConfigError(f"the encoder batch size must be at least 1, got {batch_size}")
@@ -406,7 +406,7 @@ class DenseReranker:
         if enc != self.encoder.name:
             raise ModelError(
                 f"embedding cache {path} was made by the {enc!r} encoder, not "
-                f"{self.encoder.name!r}: delete it or use --dense-backend {enc}"
+                f"{self.encoder.name!r}: delete it or set dense_backend = {enc}"
             )
         with self._lock:
             for i, v in zip(data["ids"].tolist(), data["vecs"].astype(np.float32)):

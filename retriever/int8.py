@@ -296,7 +296,7 @@ def build_int8_model(model_dir: Path, out: Path) -> Path:
     except ImportError as exc:
         raise ModelError(
             f"building the int8 encoder needs torch, transformers, onnx and onnxruntime ({exc}): "
-            "pip install onnx, or use --dense-backend torch"
+            "pip install onnx, or set dense_backend = torch"
         ) from exc
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

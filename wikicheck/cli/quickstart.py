@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from wikicheck.cli.common import handle_errors
+from wikicheck.cli.common import handle_errors, renamed_option
 from wikicheck.cli.index import index
 from wikicheck.cli.score import score
 from wikicheck.cli.verifier import predict, verify
@@ -50,9 +50,10 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     "--index-dir", type=click.Path(file_okay=False), default="wikicheck-index", show_default=True,
     help="Where the sample index is built (reused when complete).",
 )  # fmt: skip
-@click.option(
-    "--out", "out_dir", type=click.Path(file_okay=False), default="quickstart-out",
-    show_default=True, help="Where predictions are written (resumed on a second run).",
+@renamed_option(
+    ("-o", "--output"), "--out", "out_dir", type=click.Path(file_okay=False),
+    default="quickstart-out", show_default=True,
+    help="Where predictions are written (resumed on a second run).",
 )  # fmt: skip
 @click.option(
     "--samples",
@@ -73,7 +74,7 @@ def quickstart(ctx: click.Context, index_dir: str, out_dir: str, samples: str) -
     \b
     Example:
       wikicheck quickstart
-      wikicheck quickstart --index-dir /tmp/wc-index --out /tmp/wc-out
+      wikicheck quickstart --index-dir /tmp/wc-index -o /tmp/wc-out
     """
 
     pages, claims = Path(samples) / "pages.jsonl", Path(samples) / "claims.jsonl"
