@@ -6,7 +6,7 @@ keys of ``retrieve``/``verify``/``predict``/``serve`` and ``docs/retrieval.md``,
 code cannot drift. Load from a TOML or YAML file with :meth:`RetrieverConfig.from_file` (keys
 are the field names, optionally under a ``[retriever]`` table); override with
 :meth:`RetrieverConfig.replace`. Unknown keys and bad values raise :class:`ConfigError` naming
-the key and the value (:mod:`wikicheck.settings`).
+the key and the value (:mod:`wikicheck.common.settings`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field
 
-from wikicheck.ids import EVIDENCE_TYPES
-from wikicheck.retriever.encoder_models import DEFAULT_MODEL, MODELS
-from wikicheck.settings import (
+from wikicheck.common.settings import (
     Count,
     Flag,
     Name,
@@ -27,6 +25,8 @@ from wikicheck.settings import (
     bad_value,
     one_of,
 )
+from wikicheck.ids import EVIDENCE_TYPES
+from wikicheck.retriever.encoder_models import DEFAULT_MODEL, MODELS
 
 __all__ = ["RetrieverConfig"]
 

@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from wikicheck.common.files import atomic_output
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import Element
 from wikicheck.retriever.encoder_models import (
@@ -378,15 +379,14 @@ class DenseReranker:
         with self._lock:
             ids = list(self._cache)
             vecs = np.stack([self._cache[i] for i in ids]) if ids else np.zeros((0, 384))
-        tmp = os.fspath(path) + ".tmp.npz"
-        np.savez(
-            tmp,
-            ids=np.array(ids, dtype=object),
-            vecs=vecs.astype(np.float16),
-            encoder=np.array(self.encoder.name),
-            model=np.array(self.encoder.vector_name),
-        )
-        os.replace(tmp, path)
+        with atomic_output(path, suffix=".npz") as tmp:
+            np.savez(
+                tmp,
+                ids=np.array(ids, dtype=object),
+                vecs=vecs.astype(np.float16),
+                encoder=np.array(self.encoder.name),
+                model=np.array(self.encoder.vector_name),
+            )
         return len(ids)
 
     def load(self, path: str | os.PathLike) -> int:

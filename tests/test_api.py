@@ -593,7 +593,12 @@ def test_serve_command_wires_options_into_the_app(services, monkeypatch):
     assert result.exit_code == 0, result.output
     assert (seen["host"], seen["port"]) == ("127.0.0.1", 9123)
     limits = seen["app"].state.wc.limits
-    assert (limits.request_threads, limits.max_batch, limits.max_pending, limits.coalesce) == (3, 7, 9, 4)
+    assert (limits.request_threads, limits.max_batch, limits.max_pending, limits.coalesce) == (
+        3,
+        7,
+        9,
+        4,
+    )
     assert seen["app"].state.wc.coalescer.max_batch == 4
     with TestClient(seen["app"]) as c:
         for _ in range(200):

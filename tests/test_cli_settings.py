@@ -4,11 +4,11 @@ one settings model, ``wikicheck config --list`` listing exactly what ``--set`` a
 from __future__ import annotations
 
 import re
-import tomllib
 
 import click
 import orjson
 import pytest
+import tomllib
 from click.testing import CliRunner
 
 from wikicheck.api.models import Limits
@@ -49,9 +49,7 @@ def test_config_list_is_every_setting_of_every_section():
     result = CliRunner().invoke(main, ["config", "--list", "--json"])
     assert result.exit_code == 0, result.output
     listed = {row["key"]: row for row in orjson.loads(result.stdout)}
-    expected = {
-        f"{key}.{name}" for key, model in sections().items() for name in model.model_fields
-    }
+    expected = {f"{key}.{name}" for key, model in sections().items() for name in model.model_fields}
     assert set(listed) == expected
     assert listed["retriever.k_pages"] == {
         "key": "retriever.k_pages",

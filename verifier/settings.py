@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
-from wikicheck.settings import Count, Flag, Name, OptionalFlag, Section, check, is_int
+from wikicheck.common.settings import Count, Flag, Name, OptionalFlag, Section, check, is_int
 
 __all__ = ["VerifierSettings"]
 

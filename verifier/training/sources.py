@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from wikicheck.common.files import atomic_output
 from wikicheck.indexer.extract import extract_page
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
 from wikicheck.verifier.linearize import linearize
@@ -311,11 +312,9 @@ def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Exam
 
 
 def write_jsonl(path: Path, examples: list[Example]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
+    with atomic_output(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
         for ex in examples:
             f.write(json.dumps(asdict(ex), ensure_ascii=False) + "\n")
-    tmp.replace(path)
 
 
 def read_jsonl(path: Path) -> list[Example]:

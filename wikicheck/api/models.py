@@ -12,8 +12,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from wikicheck.common.settings import Flag, Name, Positive, Section, Weight, check, is_int, one_of
 from wikicheck.model import LABELS, Element, Evidence
-from wikicheck.settings import Flag, Name, Positive, Section, Weight, check, is_int, one_of
 
 __all__ = [
     "Limits",

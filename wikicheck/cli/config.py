@@ -30,10 +30,15 @@ def _toml(value) -> str:
 @click.option(
     "--show", is_flag=True, help="Print the settings in force, as a settings file (TOML)."
 )
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), default=None,
+    help="With --show: write the settings file here instead of printing it.",
+)  # fmt: skip
 @settings_options("retriever", "verifier", "server")
 @json_option
 @handle_errors
-def config(sections: tuple[str, ...], list_: bool, show: bool, as_json: bool) -> None:
+def config(sections: tuple[str, ...], list_: bool, show: bool, output: str | None,
+           as_json: bool) -> None:  # fmt: skip
     """List the settings of retrieve, verify, predict and serve, or show those in force.
 
     Each setting is a KEY of `--set KEY=VALUE` (section.name, or the bare name) and of a
@@ -42,26 +47,37 @@ def config(sections: tuple[str, ...], list_: bool, show: bool, as_json: bool) ->
     \b
     Example:
       wikicheck config --list retriever
-      wikicheck config --show --set k_pages=8 --set verifier.labels=2 > settings.toml
+      wikicheck config --show --set k_pages=8 --set dense=false -o settings.toml
       wikicheck retrieve samples/claims.jsonl -o out.jsonl --config settings.toml
     """
     if list_ and show:
         raise click.UsageError("give one of --list or --show")
+    if output and not show:
+        raise click.UsageError("--output goes with --show")
     wanted = sections or ("retriever", "verifier", "server")
     if show:
         settings = resolve_settings()
         values = {s: getattr(settings, s).to_dict() for s in wanted}
-        if as_json:
+        if as_json and not output:
             write_json(values)
             return
+        lines = []
         for section, table in values.items():
-            click.echo(f"[{section}]")
+            lines.append(f"[{section}]")
             for name, value in table.items():
                 if value is None:  # unset: TOML has no null, so say so in a comment
-                    click.echo(f"# {name} = (unset)")
+                    lines.append(f"# {name} = (unset)")
                 else:
-                    click.echo(f"{name} = {_toml(value)}")
-            click.echo()
+                    lines.append(f"{name} = {_toml(value)}")
+            lines.append("")
+        text = "\n".join(lines)
+        if output:
+            from wikicheck.common.files import atomic_write_text
+
+            atomic_write_text(output, text)
+            click.echo(f"wrote {output}", err=True)
+        else:
+            click.echo(text)
         return
     infos = [i for i in all_settings() if i.section in wanted]
     if wants_json(as_json):

@@ -15,8 +15,8 @@ from wikicheck.cli.common import handle_errors, renamed_option
 from wikicheck.cli.index import index
 from wikicheck.cli.score import score
 from wikicheck.cli.verifier import predict, verify
+from wikicheck.common.resources import data_path
 from wikicheck.errors import StoreError
-from wikicheck.resources import data_path
 
 # Package data; a wheel is installed unpacked, so this is a real directory the readers can open.
 SAMPLES = Path(str(data_path("samples")))

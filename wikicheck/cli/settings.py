@@ -20,8 +20,14 @@ from typing import Any
 
 import click
 
+from wikicheck.common.settings import (
+    Section,
+    SettingInfo,
+    describe,
+    parse_value,
+    read_settings_file,
+)
 from wikicheck.errors import ConfigError
-from wikicheck.settings import Section, SettingInfo, describe, parse_value, read_settings_file
 
 __all__ = ["Settings", "sections", "settings_options", "resolve_settings", "all_settings"]
 

@@ -25,6 +25,7 @@ from wikicheck.cli.common import (
     write_json,
 )
 from wikicheck.cli.settings import resolve_settings, settings_options
+from wikicheck.common.files import output_lock
 from wikicheck.scoring.semtab import write_xml_files
 
 #: Where a bare ``train-verifier`` writes: a run folder, never the shipped model's folder
@@ -159,7 +160,8 @@ def train_verifier(
     claims, evidence, labels = training_pairs(cfg, Path(data_dir or DEFAULT_DATA_DIR), cache)
     interactive = sys.stderr.isatty()
     start = time.perf_counter()
-    with progress() as bar:
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    with output_lock(out_dir, "training folder"), progress() as bar:
         task = bar.add_task("training", total=None, rate="")
 
         def on_step(step: int, total: int, loss: float) -> None:

@@ -27,10 +27,19 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from wikicheck.common.settings import (
+    Count,
+    Flag,
+    Number,
+    Positive,
+    bad_value,
+    check,
+    is_int,
+    is_number,
+)
 from wikicheck.errors import ConfigError, short_repr
 from wikicheck.evaluation.report import HEADLINE, SEMTAB_KEYS
 from wikicheck.retriever.config import RetrieverConfig
-from wikicheck.settings import Count, Flag, Number, Positive, bad_value, check, is_int, is_number
 from wikicheck.verifier.settings import VerifierSettings
 
 __all__ = ["RecipeFile", "validate_recipe", "expand", "METRICS", "EXPECTED_FIGURES"]
@@ -47,8 +56,7 @@ def expand(value: str) -> str:
     return _ENV_RE.sub(lambda m: os.environ.get(m.group(1)) or (m.group(2) or ""), value)
 
 
-# -- the kinds of value are the settings' (wikicheck.settings): one check, one sentence each --
-
+# -- the kinds of value are the settings' (wikicheck.common.settings): one check, one sentence each --
 
 
 def _paths(value: Any) -> list[str]:
