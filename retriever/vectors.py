@@ -55,14 +55,14 @@ def _read_meta(path: Path) -> dict[str, Any]:
         meta = json.loads((path / META).read_text("utf-8"))
     except FileNotFoundError:
         raise ModelError(
-            f"no element vectors at {path}: make them with `wikicheck embed SOURCE --out {path}`"
+            f"no element vectors at {path}: make them with `wikicheck embed SOURCE -o {path}`"
         ) from None
     except (OSError, ValueError) as exc:
         raise ModelError(f"unreadable vectors metadata {path / META} ({exc})") from exc
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise ModelError(
             f"{path} does not hold wikicheck element vectors version {VERSION}: "
-            f"rebuild them with `wikicheck embed SOURCE --out {path} --overwrite`"
+            f"rebuild them with `wikicheck embed SOURCE -o {path} --overwrite`"
         )
     return meta
 
@@ -215,7 +215,7 @@ class ElementVectors:
         if not self.meta.get("complete"):
             raise ModelError(
                 f"element vectors at {self.path} are incomplete (an interrupted run): finish "
-                f"them with `wikicheck embed SOURCE --out {self.path} --resume`"
+                f"them with `wikicheck embed SOURCE -o {self.path} --resume`"
             )
         self.dim = int(self.meta["dim"])
         try:
