@@ -50,7 +50,9 @@ def test_a_bracketed_anchor_with_its_own_close_reads_the_same(before, t, anchor,
 def test_a_link_inside_an_anchor_resolves_too(outer, inner, words, around):
     text, targets = resolve_links(f"{around}[[{outer}|see [[{inner}|{words}]]]]")
     assert text == f"{around}see {words}"
-    assert sorted(targets) == sorted([outer.replace("_", " ").strip(), inner.replace("_", " ").strip()])
+    assert sorted(targets) == sorted(
+        [outer.replace("_", " ").strip(), inner.replace("_", " ").strip()]
+    )
 
 
 @given(parts=st.lists(st.tuples(plain, target, shown), max_size=4), tail=plain)
