@@ -96,16 +96,21 @@ def page(browser, server):
     assert problems == []  # no script ran from data, no JS error, no CSP violation
 
 
+def _verify(page, claim: str) -> dict:
+    """Type ``claim`` on the home page, press Enter; the /verify answer."""
+    page.goto("/")
+    page.locator("#claim").fill(claim)
+    with page.expect_response("**/verify") as answer:
+        page.locator("#claim").press("Enter")
+    return answer.value.json()
+
+
 def _opacity(locator) -> float:
     return float(locator.evaluate("node => getComputedStyle(node).opacity"))
 
 
 def test_claim_by_keyboard_gives_verdict_and_the_evidence_table_drawn(page, tmp_path):
-    page.goto("/")
-    page.locator("#claim").fill(AARE_CLAIM)
-    with page.expect_response("**/verify") as answer:
-        page.locator("#claim").press("Enter")
-    result = answer.value.json()
+    result = _verify(page, AARE_CLAIM)
     page.locator("#verdict-label").wait_for()
     assert page.locator("#verdict-label").inner_text() == result["predicted_label"] in LABELS
     assert page.locator(".probs tr").count() == 3
@@ -250,11 +255,7 @@ def _top(locator) -> float:
 
 
 def test_verdict_and_the_best_evidence_first_the_rest_behind_show_all(page, tmp_path):
-    page.goto("/")
-    page.locator("#claim").fill(AARE_CLAIM)
-    with page.expect_response("**/verify") as answer:
-        page.locator("#claim").press("Enter")
-    n = len(answer.value.json()["evidence"])
+    n = len(_verify(page, AARE_CLAIM)["evidence"])
     assert n > 5, "the claim must bring more evidence than is shown first"
     page.locator("#verdict-label").wait_for()
     page.locator("li.ev table.evidence-table").first.wait_for()

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from wikicheck.common.text import STOPWORDS
-
 _NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _NUM_TOKEN = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 _SPLIT = re.compile(r"([()\[\]\"';:!?])")
@@ -26,12 +24,16 @@ _WORD_NUMBERS = {
 } | {"once": 1, "twice": 2}
 
 
-#: Words a table claim uses that name no column or value: the function words, plus the words
-#: of sports and competition tables that every claim about them repeats.
-TABLE_WORDS = frozenset(
-    "time times game team player year first last second third 1st 2nd 3rd per while".split()
+#: Words of a table claim that name no column or value: read by the executor and by the table
+#: focus (:mod:`wikicheck.verifier.focus`). Part of the calibrated executor's behaviour (its
+#: precision table) and of the verifier's pinned figures; the retriever's list is another
+#: (:data:`wikicheck.common.text.STOPWORDS`).
+STOP_WORDS = frozenset(
+    """the a an of in on at to be is was and or for by with as from that this have has had there
+    their they it its than more less most least only all same when which who what not no do does
+    did time times game team player year after before during per while any each other then first
+    last second third 1st 2nd 3rd out over under up down into also""".split()
 )
-STOP_WORDS = STOPWORDS | TABLE_WORDS
 #: Cue words: which way a claim orders, compares or aggregates a column.
 MAX_WORDS = frozenset("highest most largest biggest greatest longest maximum top best".split())
 MIN_WORDS = frozenset("lowest least fewest smallest shortest minimum worst".split())

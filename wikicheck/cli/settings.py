@@ -195,7 +195,8 @@ def settings_options(
         f = click.option(
             "--config", "config_file", type=click.Path(exists=True, dir_okay=False),
             default=None, expose_value=False, callback=_file_taker(used),
-            help="Settings file (.toml/.yaml): [" + "], [".join(used) + "] tables.",
+            help="Settings file (.toml/.yaml): [" + "], [".join(used) + "] "
+            + ("tables." if len(used) > 1 else "table."),
         )(f)  # fmt: skip
         return f
 

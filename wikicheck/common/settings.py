@@ -30,6 +30,7 @@ from wikicheck.errors import ConfigError, short_repr
 __all__ = [
     "Section",
     "SettingInfo",
+    "Table",
     "bad_value",
     "check",
     "one_of",
@@ -99,21 +100,15 @@ Weight = Annotated[float, check(lambda v: is_number(v) and v >= 0, "must be a nu
 Name = Annotated[str, check(lambda v: isinstance(v, str), "must be a string")]
 
 
-class Section(BaseModel):
+class Table(BaseModel):
     """A table of settings: known keys only, values as written (no silent coercion), frozen.
 
-    ``key`` is where the section sits in a settings file (``[retriever]``) and prefixes every
-    error about it. Sections are hashable, so a settings object can key a cache.
+    ``key`` is where the table sits in a settings or recipe file (``[retriever]``,
+    ``corpus.convert``) and prefixes every error about it.
     """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     key: ClassVar[str] = ""
-
-    def __init__(self, **data: Any) -> None:
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:  # built in code: the same one line as from a file
-            raise ConfigError(validation_message(exc, type(self))) from None
 
     @model_validator(mode="before")
     @classmethod
@@ -123,6 +118,19 @@ class Section(BaseModel):
         if not isinstance(data, dict):
             raise bad_value("must be a table of settings", data)
         return data
+
+
+class Section(Table):
+    """A settings section (retriever, verifier, server): a :class:`Table` that also reads
+    files and ``--set`` values, and raises :class:`ConfigError` when built with a bad value.
+    Sections are hashable, so a settings object can key a cache.
+    """
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:  # built in code: the same one line as from a file
+            raise ConfigError(validation_message(exc, type(self))) from None
 
     @classmethod
     def from_dict(cls: type[S], data: Any, *, source: str = "") -> S:

@@ -1,10 +1,11 @@
-"""Stop words and order-keeping de-duplication: one list and one helper for every package.
+"""Stop words and order-keeping de-duplication: one list and one helper shared by the packages.
 
-Why one place: the retriever, the table executor, the table focus and the training-pair builder
-each kept their own stop-word list (four lists that disagreed on words like "than" and "its"),
-and four helpers de-duplicated lists in first-seen order. :data:`STOPWORDS` is the English
-function words; a package that must also ignore words of its own domain adds them to it by
-name (``STOPWORDS | TABLE_WORDS``), so the difference is visible where it is made.
+Why: the retriever, the table executor, the table focus and the training-pair builder kept four
+stop-word lists, and four helpers de-duplicated lists in first-seen order. :data:`STOPWORDS`
+(English function words) serves the retriever and the training-pair builder; the verifier's
+table reading keeps one list of its own (``wikicheck.verifier.tables.text.STOP_WORDS``, shared
+by the executor and the table focus), because its members are part of the calibrated executor
+and of the verifier's measured figures: changing them means re-measuring those.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ STOPWORDS = frozenset(
     when where why how all any both each few more most other some such no nor not only own same so
     than too very s t can will just don should now is are was were be been being have has had
     having do does did doing i me my we our you your he him his she her it its they them their
-    what which who whom this that these those am would could also as less least""".split()
+    what which who whom this that these those am would could also as""".split()
 )
 _WORD = re.compile(r"\w+")
 

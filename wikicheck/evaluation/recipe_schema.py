@@ -17,9 +17,7 @@ import re
 from typing import Annotated, Any, ClassVar
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     ValidationError,
     create_model,
@@ -32,6 +30,7 @@ from wikicheck.common.settings import (
     Flag,
     Number,
     Positive,
+    Table,
     bad_value,
     check,
     is_int,
@@ -87,21 +86,8 @@ Text = Annotated[
 Figure = Number
 
 
-class Section(BaseModel):
-    """A table of settings: known keys only, values as written (no silent coercion)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    #: Where the section sits in the file (``corpus.convert``), for error messages.
-    key: ClassVar[str] = ""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _a_table(cls, data: Any) -> Any:
-        if data is None:  # ``store:`` with nothing under it in YAML: no settings
-            return {}
-        if not isinstance(data, dict):
-            raise bad_value("must be a table of settings", data)
-        return data
+#: A table of a recipe: the settings' tables (known keys only, values as written).
+Section = Table
 
 
 class Convert(Section):
