@@ -147,3 +147,43 @@ def test_server_limits_are_checked_by_the_model():
         Limits(max_batch=0)
     with pytest.raises(ConfigError, match=r"^server.port: must be a port, 1-65535, got 70000$"):
         Limits(port=70000)
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ("[retriever]\nk_pages = 0\n", "retriever.k_pages: must be an integer >= 1, got 0"),
+        ("[retriever]\ndense = \"no\"\n", "retriever.dense: must be true or false, got 'no'"),
+        ("[retriever]\nk_page = 3\n", "retriever.k_page: unknown setting (did you mean k_pages?"),
+        ("[verifier]\nmodel = \"m\"\nthreads = -1\n",
+         "verifier.threads: must be an integer >= 0, got -1"),
+    ],
+)  # fmt: skip
+def test_a_recipe_is_checked_by_the_same_settings_models(table, message, tmp_path):
+    """A recipe's [retriever] and [verifier] tables fail when the file is read, with the
+    error a settings file or --set would give."""
+    from wikicheck.evaluation.recipe import load_recipe
+
+    path = tmp_path / "r.toml"
+    path.write_text('claims = "c.jsonl"\n[corpus]\npages = "p.jsonl"\n' + table)
+    with pytest.raises(ConfigError) as err:
+        load_recipe(path)
+    assert str(err.value).startswith(f"{path}: {message}")
+
+
+def test_serve_reads_its_server_table_and_flags_beat_it(tmp_path, monkeypatch):
+    import uvicorn
+
+    seen: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
+    conf = tmp_path / "s.toml"
+    conf.write_text("[server]\nport = 9001\nmax_batch = 7\nverifier = false\n"
+                    "[retriever]\nk_pages = 3\n")  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["serve", "--index-dir", str(tmp_path / "none"), "--config", str(conf),
+               "--max-batch", "9", "--set", "log_level=warning"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (seen["port"], seen["log_level"]) == (9001, "warning")
+    assert seen["app"].state.wc.limits.max_batch == 9
+    assert seen["app"].state.wc.limits.verifier is False

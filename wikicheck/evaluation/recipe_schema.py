@@ -33,7 +33,6 @@ from wikicheck.common.settings import (
     Table,
     bad_value,
     check,
-    is_int,
     is_number,
 )
 from wikicheck.errors import ConfigError, short_repr
@@ -130,20 +129,27 @@ class Store(Section):
         return self
 
 
-class Verifier(Section):
-    key: ClassVar[str] = "verifier"
-    model: Text = "none"
-    labels: Annotated[int, check(lambda v: is_int(v) and v in (2, 3), "must be 2 or 3")] = 3
-    gold_evidence: Annotated[
-        bool | str,
-        check(lambda v: v is True or v is False or v == "table", 'must be true, false or "table"'),
-    ] = False
-    batch_size: Positive | None = None
-    max_length: Positive | None = None
-    device: Text | None = None
-    #: The table program executor on/off (default: where the checkpoint was calibrated for it,
-    #: the rule ``predict`` and ``serve`` follow: :func:`wikicheck.verifier.predict.executor_margin_for`).
-    table_executor: bool | None = None
+#: ``[verifier]``: the verifier's own settings (:class:`VerifierSettings`: the fields, checks
+#: and errors of ``verify``/``predict`` and settings files; ``table_executor`` unset follows
+#: :func:`wikicheck.verifier.predict.executor_margin_for`), plus what only a recipe asks for:
+#: ``model`` (a checkpoint, ``default``, ``gold`` or ``none``), ``gold_evidence`` (oracle
+#: runs) and ``batch_size`` (claim/evidence pairs per forward pass).
+_VERIFIER_FIELDS: dict[str, Any] = {
+    name: (f.annotation, f) for name, f in VerifierSettings.model_fields.items()
+}
+_VERIFIER_FIELDS["model"] = (Text, "none")
+_GoldEvidence = Annotated[
+    bool | str,
+    check(lambda v: v is True or v is False or v == "table", 'must be true, false or "table"'),
+]
+Verifier = create_model(
+    "Verifier",
+    __base__=Section,
+    **_VERIFIER_FIELDS,
+    gold_evidence=(_GoldEvidence, False),
+    batch_size=(Positive | None, None),
+)
+Verifier.key = "verifier"
 
 
 class Semtab(Section):
@@ -225,17 +231,15 @@ def validate_recipe(data: dict[str, Any], path: str) -> RecipeFile:
     """The validated file, or a :class:`ConfigError` ``PATH: KEY: what is wrong``.
 
     The ``[retriever]`` table is checked by the retriever's own settings model
-    (:class:`~wikicheck.retriever.config.RetrieverConfig`), and the ``[verifier]`` keys the
-    verifier shares with ``verify``/``predict`` by :class:`VerifierSettings`, so a recipe, a
-    settings file and ``--set`` accept the same values with the same errors.
+    (:class:`~wikicheck.retriever.config.RetrieverConfig`), and ``[verifier]`` is built on
+    :class:`VerifierSettings`, so a recipe, a settings file and ``--set`` accept the same
+    values with the same errors.
     """
     try:
         file = RecipeFile.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(_first_error(exc, path)) from None
     RetrieverConfig.from_dict(file.retriever, source=path)
-    shared = file.verifier.model_dump(include=set(VerifierSettings.model_fields), exclude_none=True)
-    VerifierSettings.from_dict({k: v for k, v in shared.items() if k != "model"}, source=path)
     return file
 
 
