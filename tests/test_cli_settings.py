@@ -143,7 +143,9 @@ def test_config_show_writes_a_file_that_reads_back(tmp_path):
 
 def test_server_limits_are_checked_by_the_model():
     assert Limits(max_batch=4).max_batch == 4
-    with pytest.raises(ConfigError, match=r"^server.max_batch: must be an integer >= 1, got 0$"):
+    with pytest.raises(
+        ConfigError, match=r"^server.max_batch: must be an integer from 1 to 10,000, got 0$"
+    ):
         Limits(max_batch=0)
     with pytest.raises(ConfigError, match=r"^server.port: must be a port, 1-65535, got 70000$"):
         Limits(port=70000)

@@ -12,7 +12,17 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from wikicheck.common.settings import Flag, Name, Positive, Section, Weight, check, is_int, one_of
+from wikicheck.common.settings import (
+    Flag,
+    Name,
+    Positive,
+    Section,
+    Weight,
+    check,
+    int_range,
+    is_int,
+    one_of,
+)
 from wikicheck.model import LABELS, Element, Evidence
 
 __all__ = [
@@ -58,7 +68,8 @@ def _f(default: Any, help: str) -> Any:
 
 
 Port = Annotated[int, check(lambda v: is_int(v) and 1 <= v <= 65535, "must be a port, 1-65535")]
-BodyBytes = Annotated[int, check(lambda v: is_int(v) and v >= 1024, "must be an integer >= 1024")]
+BodyBytes = int_range(1024, 1 << 30)
+Threads = int_range(1, 256)
 
 
 class ServerSettings(Section):
@@ -74,14 +85,16 @@ class ServerSettings(Section):
 
     host: Name = _f("127.0.0.1", "Interface to listen on (0.0.0.0 in a container).")
     port: Port = _f(8080, "TCP port.")
-    request_threads: Positive = _f(
+    request_threads: Threads = _f(
         2, "Threads running retrieval/verification (one process; models shared)."
     )
-    max_batch: Positive = _f(32, "Most claims in one /retrieve/batch or /verify/batch request.")
-    max_pending: Positive = _f(
+    max_batch: int_range(1, 10_000) = _f(
+        32, "Most claims in one /retrieve/batch or /verify/batch request."
+    )
+    max_pending: int_range(1, 100_000) = _f(
         64, "Requests running or queued before new ones get 503 + Retry-After."
     )
-    coalesce: Positive = _f(
+    coalesce: Threads = _f(
         8,
         "Most queued single-claim requests run as one batch (1: no batching).",
     )

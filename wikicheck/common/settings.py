@@ -34,6 +34,7 @@ __all__ = [
     "bad_value",
     "check",
     "one_of",
+    "int_range",
     "Flag",
     "Count",
     "Positive",
@@ -85,6 +86,16 @@ def one_of(*choices: Any) -> Any:
     return Annotated[
         Literal[choices],  # type: ignore[valid-type]
         check(lambda v: v in choices and not isinstance(v, bool), f"must be one of {names}"),
+    ]
+
+
+def int_range(low: int, high: int) -> Any:
+    """The kind of an integer from ``low`` to ``high`` (both included)."""
+    return Annotated[
+        int,
+        check(
+            lambda v: is_int(v) and low <= v <= high, f"must be an integer from {low:,} to {high:,}"
+        ),
     ]
 
 
