@@ -70,6 +70,8 @@ def _f(default: Any, help: str) -> Any:
 Port = Annotated[int, check(lambda v: is_int(v) and 1 <= v <= 65535, "must be a port, 1-65535")]
 BodyBytes = int_range(1024, 1 << 30)
 Threads = int_range(1, 256)
+Batch = int_range(1, 10_000)
+Pending = int_range(1, 100_000)
 
 
 class ServerSettings(Section):
@@ -88,10 +90,10 @@ class ServerSettings(Section):
     request_threads: Threads = _f(
         2, "Threads running retrieval/verification (one process; models shared)."
     )
-    max_batch: int_range(1, 10_000) = _f(
+    max_batch: Batch = _f(
         32, "Most claims in one /retrieve/batch or /verify/batch request."
     )
-    max_pending: int_range(1, 100_000) = _f(
+    max_pending: Pending = _f(
         64, "Requests running or queued before new ones get 503 + Retry-After."
     )
     coalesce: Threads = _f(
