@@ -90,9 +90,7 @@ class ServerSettings(Section):
     request_threads: Threads = _f(
         2, "Threads running retrieval/verification (one process; models shared)."
     )
-    max_batch: Batch = _f(
-        32, "Most claims in one /retrieve/batch or /verify/batch request."
-    )
+    max_batch: Batch = _f(32, "Most claims in one /retrieve/batch or /verify/batch request.")
     max_pending: Pending = _f(
         64, "Requests running or queued before new ones get 503 + Retry-After."
     )
