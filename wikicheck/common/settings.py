@@ -1,8 +1,8 @@
 """Settings: declared once as pydantic models, read from files and ``--set``, errors as one line.
 
 Why one module: the retriever's weights, the verifier's options, the server's limits and the
-recipe files used to be checked three ways (hand coercion, ``__post_init__``, pydantic), with
-three styles of error. Every settings section now derives from :class:`Section` and declares
+recipe files are checked one way, with one style of error. Every settings section derives from
+:class:`Section` and declares
 each value with one of the kinds below, so a bad value reads the same wherever it comes from
 (``retriever.k_pages: must be an integer >= 1, got 0``), the CLI's ``--set`` keys and
 ``wikicheck config --list`` are generated from the models (:func:`describe`), and a settings
