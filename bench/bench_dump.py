@@ -36,10 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_index import _tree_rss  # noqa: E402
-from bench.dump_corpus import build_db, db_elements  # noqa: E402
+from bench.dump_corpus import DATA, build_db, db_elements  # noqa: E402
 
 STATE = Path("/work/cache/scale/dump")
-CLAIMS = ROOT.parent / "shared" / "data" / "feverous" / "feverous_s_dev_tune.jsonl"
+CLAIMS = DATA / "feverous" / "feverous_s_dev_tune.jsonl"
 
 
 def _append(path: Path, obj: dict) -> None:
@@ -102,20 +102,12 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
     t0 = time.time()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     peak = [0, 0]
-    last_commit = [t0]
 
     def sample() -> None:
         tick = 0
-        prev = None
         while proc.poll() is None:
             rss, anon = _tree_rss(proc.pid)
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], anon)
-            try:
-                m = (index / "checkpoint.json").stat().st_mtime
-                if m != prev:
-                    prev, last_commit[0] = m, time.time()
-            except OSError:
-                pass
             if tick % 5 == 0:
                 size, segs, committed = _dir_stats(index)
                 _append(results, {"kind": "sample", "t": round(time.time() - t0, 1), "start": t0,
@@ -134,10 +126,13 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
         raise SystemExit(f"wikicheck index failed ({proc.returncode}):\n{err.decode()[-3000:]}")
     summary = json.loads(out)
     size, segs, committed = _dir_stats(index)
+    # The final checkpoint is written right after the last commit; what follows is the writer
+    # waiting for its merges (and the process exiting).
+    last_commit = (index / "checkpoint.json").stat().st_mtime
     rec = {"kind": "index_run", "wall_s": end - t0, "elements": summary["elements"],
            "pages": summary["pages"], "resumed_from": summary["resumed_from"],
            "commits": summary["commits"], "peak_rss": peak[0], "peak_anon": peak[1],
-           "merge_tail_s": end - last_commit[0], "bytes": size, "segments": segs,
+           "merge_tail_s": end - last_commit, "bytes": size, "segments": segs,
            "committed": committed, "processes": processes, "commit": _commit(),
            "cmd": " ".join(cmd[2:])}  # fmt: skip
     _append(results, rec)

@@ -29,7 +29,11 @@ from pathlib import Path
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+# The shared data sits next to the checkout; a checkout elsewhere finds it at its usual place.
+DATA = next(
+    (p for p in (ROOT.parent / "shared" / "data", Path("/work/shared/data")) if p.is_dir()),
+    ROOT.parent / "shared" / "data",
+)
 
 SENTENCES_PER_PAGE = 17.7  # 95.6M / 5.4M
 WIKITABLES_PER_PAGE = 1.74  # (11.8M - 2.43M infoboxes) / 5.4M
