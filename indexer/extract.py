@@ -54,6 +54,8 @@ def resolve_links(text: str) -> tuple[str, list[str]]:
 def _span(cell: dict, key: str) -> int:
     # Spans are strings in the dump ("2"); tolerate ints, clamp nonsense to 1.
     value = cell.get(key, 1)
+    if value == "1" or value == 1:  # nearly every cell: skip the conversion
+        return 1
     try:
         n = int(value)
     except (TypeError, ValueError):
@@ -64,6 +66,8 @@ def _span(cell: dict, key: str) -> int:
 def _stored_spans(cell: dict, rows_left: int) -> dict[str, int]:
     """The cell's spans as Element fields, only those over 1 (rows clamped to the table)."""
     rs, cs = min(_span(cell, "row_span"), rows_left), _span(cell, "column_span")
+    if rs == 1 and cs == 1:
+        return {}
     return {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
 
 
@@ -224,7 +228,9 @@ def _extract_table(out: _PageOut, key: str, value: Any) -> None:
             table_type=table_type,
         )
     cells, grid = _place_cells(title, key, rows)
-    for gc in cells:
+    header = [gc.is_header for gc in cells]
+    left, above = _nearest_headers(grid, header)
+    for idx, gc in enumerate(cells):
         cid = gc.cell.get("id")
         if not isinstance(cid, str) or not cid:
             raise PageError(f"page {title!r}: {key} row {gc.row} has a cell without an 'id'")
@@ -235,12 +241,11 @@ def _extract_table(out: _PageOut, key: str, value: Any) -> None:
             table_type=table_type,
             **_stored_spans(gc.cell, len(rows) - gc.row),
         )
-        if gc.is_header:
+        if header[idx]:
             out.add(cid, "header_cell", gc.text, gc.links, **fields)
             continue
-        row_h = _walk(grid[gc.row], range(gc.col - 1, -1, -1), cells)
-        col_h = [i for i in _walk_col(grid, gc.col, range(gc.row - 1, -1, -1), cells)
-                 if i not in row_h]  # fmt: skip
+        row_h = left[gc.row].get(gc.col, ())
+        col_h = [i for i in above[gc.row].get(gc.col, ()) if i not in row_h]
         rh_ids = [f"{title}_{cells[i].cell['id']}" for i in row_h]
         ch_ids = [f"{title}_{cells[i].cell['id']}" for i in col_h]
         out.add(
@@ -286,26 +291,53 @@ def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], lis
     return cells, grid
 
 
-def _headers(indices, cells: list[_GridCell]) -> list[int]:
-    """Nearest-first: skip data cells until the first header, then take headers until a data cell."""
-    found: list[int] = []
-    for i in indices:
-        if i is None:
-            continue
-        if cells[i].is_header:
-            if i not in found:
-                found.append(i)
-        elif found:
-            break
-    return found
+def _nearest_headers(
+    grid: list[dict[int, int]], header: list[bool]
+) -> tuple[list[dict[int, tuple[int, ...]]], list[dict[int, tuple[int, ...]]]]:
+    """For every grid slot, its row headers (walking left) and column headers (walking up).
+
+    The walk, nearest first: skip data cells until the first header, then take headers until
+    the next data cell (empty slots are skipped, a spanning header counts once). Computed for
+    all slots in one pass per row and per column: a walk per cell is quadratic in the table's
+    length, and tables of hundreds of rows are common in the dump.
+    ``left[r][c]`` / ``above[r][c]``: cell indices, nearest first.
+    """
+    left: list[dict[int, tuple[int, ...]]] = []
+    for g in grid:
+        out: dict[int, tuple[int, ...]] = {}
+        skip: tuple[int, ...] = ()  # result of the walk that has not found a header yet
+        take: tuple[int, ...] = ()  # result of the walk already taking headers
+        for c in range(max(g, default=-1) + 2):
+            out[c] = skip
+            i = g.get(c)
+            if i is None:
+                continue
+            if header[i]:
+                take = _prepend(i, take)
+                skip = take
+            else:
+                take = ()
+        left.append(out)
+    above: list[dict[int, tuple[int, ...]]] = [{} for _ in grid]
+    width = max((max(g, default=-1) for g in grid), default=-1) + 1
+    for c in range(width):
+        skip = take = ()
+        for r, g in enumerate(grid):
+            above[r][c] = skip
+            i = g.get(c)
+            if i is None:
+                continue
+            if header[i]:
+                take = _prepend(i, take)
+                skip = take
+            else:
+                take = ()
+    return left, above
 
 
-def _walk(grid_row: dict[int, int], cols, cells: list[_GridCell]) -> list[int]:
-    return _headers((grid_row.get(c) for c in cols), cells)
-
-
-def _walk_col(grid: list[dict[int, int]], c: int, rows, cells: list[_GridCell]) -> list[int]:
-    return _headers((grid[r].get(c) for r in rows), cells)
+def _prepend(i: int, found: tuple[int, ...]) -> tuple[int, ...]:
+    # The nearer header first; a spanning header seen again further on keeps its first place.
+    return (i, *(j for j in found if j != i)) if i in found else (i, *found)
 
 
 def _extract_list(out: _PageOut, key: str, value: Any) -> None:
