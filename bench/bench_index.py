@@ -210,13 +210,12 @@ def run_index(corpus: Path, index_dir: Path, workers: int | None, batch: int | N
 def raw_documents(corpus: Path) -> list[tuple]:
     """Every page of ``corpus`` as the store's encoded tuples (prepared outside the timing)."""
     from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.readers import open_reader
     from wikicheck.indexer.stores.tantivy import encode_page
 
     pages = []
-    with open(corpus, "rb") as fh:
-        for line in fh:
-            page = orjson.loads(line)
-            pages.append(encode_page(page["title"], extract_page(page)))
+    for raw in open_reader(corpus).pages():
+        pages.append(encode_page(raw.title, extract_page(raw.data)))
     return pages
 
 
@@ -290,7 +289,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     if args.vs_tantivy:
         if args.corpus is None:
-            raise SystemExit("--vs-tantivy needs --corpus (a FEVEROUS .jsonl file)")
+            raise SystemExit("--vs-tantivy needs --corpus (a FEVEROUS .jsonl or .db file)")
         vs_tantivy(args, work)
         print("command: " + " ".join([Path(sys.executable).name, *sys.argv]))
         if args.workdir is None:

@@ -145,7 +145,9 @@ def main() -> None:
     for k, (n, mean, se) in m.items():
         print(f"  {k:30s} {n:6,d} {mean:8.1f} {se:6.2f}")
     est = estimate(m)
-    print(f"\nthe dump ({DUMP_PAGES:,} pages, {DUMP_SENTENCES:,} sentences, {DUMP_TABLES:,} tables):")
+    print(
+        f"\nthe dump ({DUMP_PAGES:,} pages, {DUMP_SENTENCES:,} sentences, {DUMP_TABLES:,} tables):"
+    )
     print(f"| elements | {' | '.join(est)} |")
     print(f"|---|{'---|' * len(est)}")
     for key in est["central"]:

@@ -230,36 +230,35 @@ def _extract_table(out: _PageOut, key: str, value: Any) -> None:
     cells, grid = _place_cells(title, key, rows)
     header = [gc.is_header for gc in cells]
     left, above = _nearest_headers(grid, header)
+    n_rows = len(rows)
+    # Cells under the same headers share their header lists (most cells of a column do):
+    # built once per distinct (row headers, column headers), never mutated afterwards.
+    shared: dict[tuple, tuple] = {}
     for idx, gc in enumerate(cells):
-        cid = gc.cell.get("id")
+        cell = gc.cell
+        cid = cell.get("id")
         if not isinstance(cid, str) or not cid:
             raise PageError(f"page {title!r}: {key} row {gc.row} has a cell without an 'id'")
-        fields: dict[str, Any] = dict(
-            table=t,
-            row=gc.row,
-            col=gc.col,
-            table_type=table_type,
-            **_stored_spans(gc.cell, len(rows) - gc.row),
-        )
+        spans = _stored_spans(cell, n_rows - gc.row)
         if header[idx]:
-            out.add(cid, "header_cell", gc.text, gc.links, **fields)
+            out.add(cid, "header_cell", gc.text, gc.links, table=t, row=gc.row, col=gc.col,
+                    table_type=table_type, **spans)  # fmt: skip
             continue
-        row_h = left[gc.row].get(gc.col, ())
-        col_h = [i for i in above[gc.row].get(gc.col, ()) if i not in row_h]
-        rh_ids = [f"{title}_{cells[i].cell['id']}" for i in row_h]
-        ch_ids = [f"{title}_{cells[i].cell['id']}" for i in col_h]
-        out.add(
-            cid,
-            "cell",
-            gc.text,
-            gc.links,
-            context=[*out.base_context, *rh_ids, *ch_ids],
-            row_headers=rh_ids,
-            row_header_texts=[cells[i].text for i in row_h],
-            col_headers=ch_ids,
-            col_header_texts=[cells[i].text for i in col_h],
-            **fields,
-        )
+        hk = (left[gc.row].get(gc.col, ()), above[gc.row].get(gc.col, ()))
+        lists = shared.get(hk)
+        if lists is None:
+            row_h = hk[0]
+            col_h = [i for i in hk[1] if i not in row_h] if row_h else hk[1]
+            rh_ids = [f"{title}_{cells[i].cell['id']}" for i in row_h]
+            ch_ids = [f"{title}_{cells[i].cell['id']}" for i in col_h]
+            lists = shared[hk] = (
+                [*out.base_context, *rh_ids, *ch_ids], rh_ids, [cells[i].text for i in row_h],
+                ch_ids, [cells[i].text for i in col_h],
+            )  # fmt: skip
+        context, rh_ids, rh_texts, ch_ids, ch_texts = lists
+        out.add(cid, "cell", gc.text, gc.links, context=context, table=t, row=gc.row,
+                col=gc.col, table_type=table_type, row_headers=rh_ids, row_header_texts=rh_texts,
+                col_headers=ch_ids, col_header_texts=ch_texts, **spans)  # fmt: skip
 
 
 def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], list[dict[int, int]]]:

@@ -53,6 +53,55 @@ def test_incompatible_schema_version_says_rebuild(tmp_path) -> None:
     )
 
 
+def test_index_of_the_older_format_says_reindex(tmp_path) -> None:
+    # Version 1 stored every element as a JSON object and kept positions on every text field:
+    # this version cannot read its stored elements, so it refuses it and says how to rebuild.
+    build(tmp_path / "i")
+    manifest = tmp_path / "i" / MANIFEST
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "schema_version": 1}))
+    with pytest.raises(StoreError) as err:
+        TantivyStore(tmp_path / "i")
+    msg = str(err.value)
+    assert "built by an older wikicheck (schema version 1)" in msg
+    assert f"`wikicheck index SOURCE --index-dir {tmp_path / 'i'} --overwrite`" in msg
+
+
+SPANNING = {
+    "title": "Grid_x",
+    "order": ["section_0", "table_0", "list_0"],
+    "section_0": {"value": "Results", "level": 2},
+    "table_0": {
+        "type": "wikitable",
+        "caption": "Scores [[Goal|goals]]",
+        "table": [
+            [{"id": "header_cell_0_0_0", "value": "Year", "is_header": True, "column_span": "2"},
+             {"id": "header_cell_0_0_1", "value": "Club", "is_header": True}],
+            [{"id": "header_cell_0_1_0", "value": "1999", "is_header": True, "row_span": "2"},
+             {"id": "cell_0_1_1", "value": "[[Ajax|AFC Ajax]]"}, {"id": "cell_0_1_2", "value": "3"}],
+            [{"id": "cell_0_2_0", "value": "PSV"}, {"id": "cell_0_2_1", "value": "4"}],
+        ],
+    },
+    "list_0": {"list": [{"id": "item_0_0", "value": "one", "level": 1}], "type": "ordered_list"},
+}  # fmt: skip
+
+
+def test_stored_elements_read_back_whole(tmp_path) -> None:
+    from wikicheck.indexer.stores.tantivy import _decode_blob, _element_blob
+    from wikicheck.model import Element
+
+    els = extract_page(SPANNING) + extract_page(PAGE)
+    assert {e.type for e in els} >= {"cell", "header_cell", "table_caption", "item", "sentence"}
+    for el in els:
+        blob = _element_blob(el)
+        assert blob.startswith(b"[")  # the compact form
+        assert _decode_blob(blob) == el
+    # An element whose context is not the page's pattern keeps it, in the object form.
+    odd = Element("P_sentence_0", "P", "sentence", "t", 0, context=["Q_title"])
+    assert _element_blob(odd).startswith(b"{") and _decode_blob(_element_blob(odd)) == odd
+    store = build(tmp_path / "i", pages=(SPANNING, PAGE))
+    assert store.page_elements("Grid_x") == extract_page(SPANNING)
+
+
 def test_create_and_overwrite_never_touch_a_foreign_directory(tmp_path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "thesis.tex").write_text("precious")

@@ -39,15 +39,19 @@ _PLAIN = (
 )
 
 # field -> (tokenizer, index_option). "raw" fields are keywords; the rest are analysed text.
+# Positions cost bytes on every element and only phrase queries read them: the element's own
+# stemmed text keeps them; the unstemmed copy and the context fields (the same few words
+# repeated on every element of a page or column) keep term frequencies for BM25 only, and a
+# phrase asked of them is matched as "all terms".
 ELEMENT_FIELDS_SPEC = {
     "id": ("raw", "basic"),
     "page": ("raw", "basic"),
     "type": ("raw", "basic"),
     "text": ("en_stem", "position"),
-    "text_plain": ("default", "position"),
-    "title": ("en_stem", "position"),
-    "sections": ("en_stem", "position"),
-    "headers": ("en_stem", "position"),
+    "text_plain": ("default", "freq"),
+    "title": ("en_stem", "freq"),
+    "sections": ("en_stem", "freq"),
+    "headers": ("en_stem", "freq"),
 }
 PAGE_FIELDS_SPEC = {
     "key": ("raw", "basic"),  # the exact title: replacement key and page() lookup
