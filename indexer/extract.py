@@ -63,14 +63,6 @@ def _span(cell: dict, key: str) -> int:
     return n if 1 <= n <= 1000 else 1
 
 
-def _stored_spans(cell: dict, rows_left: int) -> dict[str, int]:
-    """The cell's spans as Element fields, only those over 1 (rows clamped to the table)."""
-    rs, cs = min(_span(cell, "row_span"), rows_left), _span(cell, "column_span")
-    if rs == 1 and cs == 1:
-        return {}
-    return {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
-
-
 @dataclass
 class _PageOut:
     """The elements of one page so far, and the place the next one goes (its sections).
@@ -203,6 +195,7 @@ class _GridCell:
     col: int
     text: str
     links: list[str]
+    spans: dict[str, int]  # the spans over 1, rows clamped to the table (Element fields)
 
     @property
     def is_header(self) -> bool:
@@ -230,7 +223,6 @@ def _extract_table(out: _PageOut, key: str, value: Any) -> None:
     cells, grid = _place_cells(title, key, rows)
     header = [gc.is_header for gc in cells]
     left, above = _nearest_headers(grid, header)
-    n_rows = len(rows)
     # Cells under the same headers share their header lists (most cells of a column do):
     # built once per distinct (row headers, column headers), never mutated afterwards.
     shared: dict[tuple, tuple] = {}
@@ -239,7 +231,7 @@ def _extract_table(out: _PageOut, key: str, value: Any) -> None:
         cid = cell.get("id")
         if not isinstance(cid, str) or not cid:
             raise PageError(f"page {title!r}: {key} row {gc.row} has a cell without an 'id'")
-        spans = _stored_spans(cell, n_rows - gc.row)
+        spans = gc.spans
         if header[idx]:
             out.add(cid, "header_cell", gc.text, gc.links, table=t, row=gc.row, col=gc.col,
                     table_type=table_type, **spans)  # fmt: skip
@@ -281,8 +273,15 @@ def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], lis
                 c += 1
             rs, cs = _span(cell, "row_span"), _span(cell, "column_span")
             idx = len(cells)
-            cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"])))
-            for dr in range(min(rs, len(rows) - r)):
+            if rs == 1 and cs == 1:  # nearly every cell
+                cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"]), {}))
+                g[c] = idx
+                c += 1
+                continue
+            rs = min(rs, len(rows) - r)
+            spans = {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
+            cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"]), spans))
+            for dr in range(rs):
                 gr = grid[r + dr]
                 for dc in range(cs):
                     gr[c + dc] = idx

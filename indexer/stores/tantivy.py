@@ -99,12 +99,11 @@ def _element_blob(el: Element, memo: dict | None = None) -> bytes:
         rel = memo[key] = tuple([i[n:] for i in ids] for ids in lists) if ok else ()
     if not rel:
         return _object_blob(el)
-    a = [
-        el.page, _TYPE_CODES.get(el.type, el.type), el.id[n:], el.text, el.position, el.links,
-        rel[0], el.section_names, el.table, el.row, el.col, el.table_type, rel[1],
-        el.row_header_texts, rel[2], el.col_header_texts, el.row_span, el.col_span,
-        el.list_no, el.level,
-    ]  # fmt: skip
+    a = [el.page, _TYPE_CODES.get(el.type, el.type), el.id[n:], el.text, el.position, el.links,
+         rel[0], el.section_names]  # fmt: skip
+    if el.table is not None or el.list_no is not None:
+        a += (el.table, el.row, el.col, el.table_type, rel[1], el.row_header_texts, rel[2],
+              el.col_header_texts, el.row_span, el.col_span, el.list_no, el.level)  # fmt: skip
     while a[-1] is None or a[-1] == []:
         a.pop()
     return orjson.dumps(a)
