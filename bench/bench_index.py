@@ -230,14 +230,14 @@ def raw_tantivy(pages: list[tuple], index_dir: Path, threads: int, heap_mb: int 
     from wikicheck.indexer.stores.tantivy import TantivyStore
 
     shutil.rmtree(index_dir, ignore_errors=True)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     store = TantivyStore(index_dir, create=True, heap_mb=heap_mb, writer_threads=threads)
     writer = store.writer()
     for page in pages:
         writer.add_encoded(page)
     writer.commit()
     writer.close()
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def vs_tantivy(args, work: Path) -> None:
@@ -249,18 +249,27 @@ def vs_tantivy(args, work: Path) -> None:
     n_el = sum(len(p[4]) for p in pages)
     print(f"{args.corpus}: {len(pages):,} pages, {n_el:,} elements "
           f"(prepared for raw Tantivy in {time.perf_counter() - t:.0f}s)", flush=True)  # fmt: skip
-    raw_rates, ours_rates, peaks = [], [], []
+    raw_rates, ours_rates, peaks, raw_cpu, ours_cpu = [], [], [], [], []
     for rnd in range(1, args.rounds + 1):
-        secs = raw_tantivy(pages, work / "raw-index", args.writer_threads)
+        secs, cpu = raw_tantivy(pages, work / "raw-index", args.writer_threads)
         raw_rates.append(n_el / secs)
+        raw_cpu.append(cpu / n_el * 1e6)
         index_dir = work / "wikicheck-index"
         shutil.rmtree(index_dir, ignore_errors=True)
         r = run_index(args.corpus, index_dir, args.workers, args.batch_size)
         ours_rates.append(r["summary"]["elements"] / r["wall_s"])
+        ours_cpu.append(r["cpu_s"] / r["summary"]["elements"] * 1e6)
         peaks.append(r["peak_rss"])
-        print(f"  round {rnd}: raw Tantivy {raw_rates[-1]:,.0f} el/s, wikicheck index "
-              f"{ours_rates[-1]:,.0f} el/s, peak RSS {r['peak_rss'] / 2**20:,.0f} MiB, "
+        print(f"  round {rnd}: raw Tantivy {raw_rates[-1]:,.0f} el/s ({raw_cpu[-1]:.1f} CPU-us/el), "
+              f"wikicheck index {ours_rates[-1]:,.0f} el/s ({ours_cpu[-1]:.1f} CPU-us/el, "
+              f"process tree), peak RSS {r['peak_rss'] / 2**20:,.0f} MiB, "
               f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    # Under heavy contention the wall rates swing with other jobs; the CPU each side spends per
+    # element does not, and on an idle machine whose cores both sides keep busy, the rate ratio
+    # is the inverse CPU ratio.
+    rc, oc = statistics.median(raw_cpu), statistics.median(ours_cpu)
+    print(f"CPU per element: raw Tantivy {rc:.1f} us, wikicheck index {oc:.1f} us (whole process "
+          f"tree); work ratio raw/ours {rc / oc:.3f}")  # fmt: skip
     raw, ours = statistics.median(raw_rates), statistics.median(ours_rates)
     print(f"raw Tantivy ({args.writer_threads} writer threads): {raw:,.0f} el/s median; "
           f"wikicheck index: {ours:,.0f} el/s median (whole process: start, read, extract, "
