@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -99,6 +100,7 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
     if processes is not None:
         cmd += ["--processes", str(processes)]
     env = dict(os.environ, WIKICHECK_NO_PROGRESS="1", HF_HUB_OFFLINE="1")
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     peak = [0, 0]
@@ -122,6 +124,10 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
     out, err = proc.communicate()
     end = time.time()
     th.join()
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The whole tree's CPU (the workers are reaped by the indexer, so they count): under
+    # contention the wall rate moves with other jobs, the CPU per element much less.
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     if proc.returncode != 0:
         raise SystemExit(f"wikicheck index failed ({proc.returncode}):\n{err.decode()[-3000:]}")
     summary = json.loads(out)
@@ -133,7 +139,7 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
            "pages": summary["pages"], "resumed_from": summary["resumed_from"],
            "commits": summary["commits"], "peak_rss": peak[0], "peak_anon": peak[1],
            "merge_tail_s": end - last_commit, "bytes": size, "segments": segs,
-           "committed": committed, "processes": processes, "commit": _commit(),
+           "committed": committed, "processes": processes, "commit": _commit(), "cpu_s": cpu,
            "cmd": " ".join(cmd[2:])}  # fmt: skip
     _append(results, rec)
     return rec
@@ -184,7 +190,8 @@ def run(args) -> None:
                     "el_per_s": n / wall, "runs": len(runs),
                     "peak_rss": max(x["peak_rss"] for x in runs), "bytes": r["bytes"],
                     "bytes_per_element": r["bytes"] / n, "segments": r["segments"],
-                    "merge_tail_s": r["merge_tail_s"], "commit": r["commit"]}  # fmt: skip
+                    "merge_tail_s": r["merge_tail_s"], "commit": r["commit"],
+                    "cpu_us_per_element": 1e6 * sum(x.get("cpu_s", 0) for x in runs) / n}  # fmt: skip
             _append(results, done)
             print(json.dumps(done), flush=True)
         if args.queries and not any(r["kind"] == "query" for r in _records(results)):
@@ -212,15 +219,16 @@ def report(args) -> None:
     if not rows:
         raise SystemExit(f"no finished sizes under {tagdir}")
     base = rows[0][0]["el_per_s"]
-    print("| elements | pages | wall | el/s (x smallest) | peak RSS | bytes/el | segments | "
-          "merge tail | query p50 / p95 (config) | claims/s | full-ev |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| elements | pages | wall | el/s (x smallest) | CPU-us/el | peak RSS | bytes/el | "
+          "segments | merge tail | query p50 / p95 (config) | claims/s | full-ev |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d, qs, _ in rows:
         q = qs.get("fusion") or next(iter(qs.values()), None)
         qtxt = (f"{q['p50_ms']:.0f} / {q['p95_ms']:.0f} ms ({q['config']}) | "
                 f"{q['claims_per_s']:.1f} | {q['full_ev']:.3f}") if q else "- | - | -"  # fmt: skip
         print(f"| {d['elements'] / 1e6:.2f}M | {d['pages']:,} | {d['wall_s'] / 60:.1f} min | "
               f"{d['el_per_s']:,.0f} ({d['el_per_s'] / base:.2f}x) | "
+              f"{d.get('cpu_us_per_element', float('nan')):.1f} | "
               f"{d['peak_rss'] / 2**30:.2f} GiB | {d['bytes_per_element']:.0f} | "
               f"{d['segments']} | {d['merge_tail_s']:.0f} s | {qtxt} |")  # fmt: skip
     if args.plot:
