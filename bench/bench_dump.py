@@ -205,6 +205,16 @@ def run(args) -> None:
             shutil.rmtree(index, ignore_errors=True)
 
 
+def breakdown(index: Path) -> dict[str, int]:
+    """Bytes of an index directory by Tantivy file kind (postings, positions, store, ...)."""
+    out: dict[str, int] = {}
+    for p in index.rglob("*"):
+        if p.is_file():
+            kind = f"{p.parent.name}/{p.suffix.lstrip('.') or p.name}"
+            out[kind] = out.get(kind, 0) + p.stat().st_size
+    return out
+
+
 def report(args) -> None:
     rows = []
     tagdir = args.state / args.tag
@@ -231,6 +241,13 @@ def report(args) -> None:
               f"{d.get('cpu_us_per_element', float('nan')):.1f} | "
               f"{d['peak_rss'] / 2**30:.2f} GiB | {d['bytes_per_element']:.0f} | "
               f"{d['segments']} | {d['merge_tail_s']:.0f} s | {qtxt} |")  # fmt: skip
+    for d, _, _ in rows:
+        cands = [p for p in tagdir.glob("index-*") if abs(int(p.name[6:]) - d["elements"]) < 1000]
+        if cands:
+            kinds = breakdown(cands[0])
+            big = sorted(kinds.items(), key=lambda kv: -kv[1])[:8]
+            print(f"{cands[0].name}: bytes per element by file kind: "
+                  + ", ".join(f"{k} {v / d['elements']:.1f}" for k, v in big))  # fmt: skip
     if args.plot:
         _plot(rows, args.plot)
 
@@ -242,24 +259,36 @@ def _plot(rows, out: Path) -> None:
     import matplotlib.pyplot as plt
 
     x = [d["elements"] / 1e6 for d, _, _ in rows]
-    fig, ax = plt.subplots(2, 2, figsize=(9, 6.5))
-    ax[0][0].plot(x, [d["wall_s"] / 60 for d, _, _ in rows], "o-")
-    ax[0][0].set_ylabel("index wall time (min)")
-    ax[0][1].plot(x, [d["peak_rss"] / 2**30 for d, _, _ in rows], "o-")
-    ax[0][1].set_ylabel("peak RSS, process tree (GiB)")
-    ax[1][0].plot(x, [d["bytes"] / 2**30 for d, _, _ in rows], "o-")
-    ax[1][0].set_ylabel("index on disk (GiB)")
+    fig, ax = plt.subplots(2, 3, figsize=(13, 6.5))
+    panels = [
+        (ax[0][0], [d["wall_s"] / 60 for d, _, _ in rows], "index wall time (min)"),
+        (ax[0][1], [d["peak_rss"] / 2**30 for d, _, _ in rows], "peak RSS, process tree (GiB)"),
+        (ax[0][2], [d["bytes"] / 2**30 for d, _, _ in rows], "index on disk (GiB)"),
+        (ax[1][0], [d.get("cpu_us_per_element", float("nan")) for d, _, _ in rows],
+         "index CPU per element (us, process tree)"),
+    ]  # fmt: skip
+    for a, y, label in panels:
+        a.plot(x, y, "o-")
+        a.set_ylabel(label)
     for key in ("p50_ms", "p95_ms"):
         pts = [(d["elements"] / 1e6, qs["fusion"][key]) for d, qs, _ in rows if "fusion" in qs]
         if pts:
             ax[1][1].plot(*zip(*pts), "o-", label=key.split("_")[0])
-    ax[1][1].set_ylabel("query latency per claim (ms)")
+    ax[1][1].set_ylabel("query latency per claim, BM25 only (ms)")
     ax[1][1].legend()
-    for a in ax.flat:
+    for a in list(ax.flat)[:5]:
         a.set_xlabel("elements (millions)")
+    for d, _, samples in rows:
+        pts = [(s["t"] / 60, s["committed"] / 1e6) for s in samples if s["committed"]]
+        if pts:
+            ax[1][2].plot(*zip(*pts), ".-", label=f"{d['elements'] / 1e6:.0f}M")
+    ax[1][2].set_xlabel("minutes since the run started")
+    ax[1][2].set_ylabel("committed elements (millions)")
+    ax[1][2].legend()
+    for a in ax.flat:
         a.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, dpi=90)
+    fig.savefig(out, dpi=80)
     print(f"wrote {out}")
 
 
