@@ -10,7 +10,7 @@ retrieval over the index: FEVEROUS-S tune claims (their pages are in the file on
 are distractors), claims/s, p50/p95 per claim, full-evidence coverage.
 
 Resumable across sessions: everything lives under ``--state`` (default
-``/work/cache/scale/dump``): ``dump-<size>.db``, ``<tag>/index-<size>/`` and
+``/work/cache/scale/dump``): ``dump<corpus version>-<size>.db``, ``<tag>/index-<size>/`` and
 ``<tag>/results-<size>.jsonl`` (one JSON object per line: ``sample``, ``index_run``,
 ``index_done``, ``query``). Re-running skips finished sizes, continues an interrupted index
 with ``wikicheck index --resume`` (the elements/s then sums the runs' wall times) and redoes
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_index import _tree_rss  # noqa: E402
-from bench.dump_corpus import DATA, build_db, db_elements  # noqa: E402
+from bench.dump_corpus import CORPUS_VERSION, DATA, build_db, db_elements  # noqa: E402
 
 STATE = Path("/work/cache/scale/dump")
 CLAIMS = DATA / "feverous" / "feverous_s_dev_tune.jsonl"
@@ -170,7 +170,7 @@ def run(args) -> None:
     tagdir = state / args.tag
     tagdir.mkdir(parents=True, exist_ok=True)
     for size in args.sizes:
-        db = state / f"dump-{size}.db"
+        db = state / f"dump{CORPUS_VERSION}-{size}.db"
         results = tagdir / f"results-{size}.jsonl"
         index = tagdir / f"index-{size}"
         if not db.exists():

@@ -13,7 +13,8 @@ Material, all real Wikipedia text from ``../shared/data``:
 * infoboxes: InfoTabs (2,719), one header cell and one value cell per row.
 
 When the material runs out it is used again with titles suffixed `` (2)``, `` (3)``, ...: text
-repeats across replicas (the term dictionary stops growing, so index bytes per element at large
+repeats across replicas (never the FEVEROUS-S pages' own text: the 265 lead passages of those
+pages are left out, or the claims' evidence would have copies) (the term dictionary stops growing, so index bytes per element at large
 sizes are a little optimistic), titles never do. Entry point: :func:`build_db`.
 """
 
@@ -39,7 +40,10 @@ SENTENCES_PER_PAGE = 17.7  # 95.6M / 5.4M
 WIKITABLES_PER_PAGE = 1.74  # (11.8M - 2.43M infoboxes) / 5.4M
 INFOBOX_SHARE = 0.45
 
-__all__ = ["build_db", "db_elements"]
+#: Bumped when the generated pages change: file names carry it, so old files are not reused.
+CORPUS_VERSION = 2
+
+__all__ = ["build_db", "db_elements", "CORPUS_VERSION"]
 
 
 def _sentences(text: str) -> list[str]:
@@ -84,13 +88,16 @@ def _infoboxes(data: Path) -> list[list[list[tuple[str, bool]]]]:
     return out
 
 
-def _passages(data: Path) -> Iterator[tuple[str, list[str]]]:
+def _passages(data: Path, exclude: frozenset[str]) -> Iterator[tuple[str, list[str]]]:
+    """Lead passages, minus those of the pages in ``exclude`` (the FEVEROUS-S pages: their
+    lead is the claims' evidence, and copies of it under other titles would be duplicates of
+    the evidence, which the real dump does not have)."""
     with gzip.open(data / "ott-qa" / "linked_passages.jsonl.gz", "rb") as fh:
         for line in fh:
             p = orjson.loads(line)
             title = p["title"].removeprefix("/wiki/").replace("_", " ")
             sents = _sentences(p["text"])
-            if title and sents:
+            if title and sents and title not in exclude:
                 yield title, sents
 
 
@@ -138,8 +145,9 @@ def _feverous_s(data: Path) -> Iterator[tuple[str, bytes, int]]:
 def _pages(mat: _Material, rng: random.Random, taken: set[str]) -> Iterator[tuple[str, bytes, int]]:
     """Generated pages (title, JSON, elements), round after round of the passages."""
     round_ = 1
+    evidence_pages = frozenset(taken)
     while True:
-        passages = _passages(mat.data)
+        passages = _passages(mat.data, evidence_pages)
         for title, sents in passages:
             name = title if round_ == 1 else f"{title} ({round_})"
             if name in taken:

@@ -224,3 +224,29 @@ def test_a_directory_left_with_only_its_manifest_opens_empty(tmp_path) -> None:
         shutil.rmtree(tmp_path / "i" / sub)
     store = TantivyStore(tmp_path / "i", create=True)
     assert (store.stats().pages, store.stats().elements, store.checkpoint()) == (0, 0, None)
+
+
+def test_or_of_text_queries_is_flattened_with_the_same_scores(tmp_path, monkeypatch) -> None:
+    # The retriever's element query (an OR of boosted OR-text queries) is sent to Tantivy as
+    # one flat OR of boosted term queries, which it can prune (block-max WAND); the scores
+    # must be those of the nested form.
+    from wikicheck.indexer.stores import _tantivy_query as tq
+    from wikicheck.indexer.stores.base import Bool
+
+    store = build(tmp_path / "i", pages=(SPANNING, PAGE))
+    q = Bool(
+        should=(
+            Text("text", "Ajax 1999 running"),
+            Text("text_plain", "ajax stations", boost=0.5),
+            Bool(should=(Text("headers", "year club", boost=0.5),), boost=2.0),
+        )
+    )
+    assert tq._flat_terms(q.should, store._eschema, tq.ELEMENT_FIELDS_SPEC, 1.0) is not None
+    flat = [(h.id, round(h.score, 4)) for h in store.search(q, 10)]
+    monkeypatch.setattr(tq, "_flat_terms", lambda *a: None)
+    nested = [(h.id, round(h.score, 4)) for h in store.search(q, 10)]
+    assert flat == nested and len(flat) >= 3
+    # Not that shape (a MUST clause, an AND text): left nested.
+    monkeypatch.undo()
+    assert tq._flat_terms((Text("text", "a b", mode="and"),), store._eschema,
+                          tq.ELEMENT_FIELDS_SPEC, 1.0) is None  # fmt: skip
