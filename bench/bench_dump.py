@@ -18,6 +18,7 @@ only the missing steps. ``report`` prints the table (and draws ``--plot``) from 
 
     nice -n 10 python bench/bench_dump.py run --sizes 1000000 10000000 --tag base
     python bench/bench_dump.py report --tag base --plot docs/dump-cost.png
+    python bench/bench_dump.py compare-queries --tag base --sizes 1000000 10000000
 """
 
 from __future__ import annotations
@@ -205,6 +206,37 @@ def run(args) -> None:
             shutil.rmtree(index, ignore_errors=True)
 
 
+def compare_queries(args) -> None:
+    """Retrieval over several sizes' indexes in one process, rounds alternating (same load)."""
+    from bench.bench_retrieval import ABLATIONS, load_claims, run_config, score
+    from wikicheck.indexer.stores.tantivy import TantivyStore
+
+    tagdir = args.state / args.tag
+    stores = {n: TantivyStore(tagdir / f"index-{n}") for n in args.sizes}
+    claims = load_claims(str(CLAIMS), args.queries, part="tune")
+    for name in args.configs.split(","):
+        times: dict[int, list[float]] = {n: [] for n in stores}
+        preds: dict[int, list] = {n: [] for n in stores}
+        for st in stores.values():  # warm: caches, spaCy, the encoder
+            run_config(st, claims[:3], ABLATIONS.get(name, {}), batch=1)
+        for start in range(0, len(claims), args.round):
+            chunk = claims[start : start + args.round]
+            for n, st in stores.items():
+                p, t, _, _ = run_config(st, chunk, ABLATIONS.get(name, {}), batch=1)
+                preds[n] += p
+                times[n] += t
+        base = min(stores)
+        rate0 = len(times[base]) / sum(times[base])
+        for n in stores:
+            ts = sorted(times[n])
+            rate = len(ts) / sum(ts)
+            sc = score(claims, preds[n])
+            print(f"{name} {n / 1e6:g}M: {rate:.2f} claims/s ({rate / rate0:.2f}x {base / 1e6:g}M), "
+                  f"p50 {1000 * statistics.median(ts):.0f} ms, "
+                  f"p95 {1000 * ts[int(0.95 * (len(ts) - 1))]:.0f} ms, full-ev {sc['full_ev']:.3f}, "
+                  f"page_r@5 {sc['page_r@5']:.3f}, sent_r@5 {sc['sent_r@5']:.3f}", flush=True)  # fmt: skip
+
+
 def breakdown(index: Path) -> dict[str, int]:
     """Bytes of an index directory by Tantivy file kind (postings, positions, store, ...)."""
     out: dict[str, int] = {}
@@ -303,11 +335,16 @@ def main() -> None:
     r.add_argument("--drop-index", action="store_true", help="delete each index when done")
     p = sub.add_parser("report")
     p.add_argument("--plot", type=Path, default=None)
-    for s in (r, p):
+    c = sub.add_parser("compare-queries", help="retrieval over --sizes' indexes, same run")
+    c.add_argument("--sizes", type=int, nargs="+", required=True)
+    c.add_argument("--queries", type=int, default=200)
+    c.add_argument("--round", type=int, default=50, help="claims per alternating round")
+    c.add_argument("--configs", default="fusion,dense-cold")
+    for s in (r, p, c):
         s.add_argument("--state", type=Path, default=STATE)
         s.add_argument("--tag", default="default", help="results of one code version")
     args = ap.parse_args()
-    run(args) if args.cmd == "run" else report(args)
+    {"run": run, "report": report, "compare-queries": compare_queries}[args.cmd](args)
     print("command: python " + " ".join(["bench/bench_dump.py", *sys.argv[1:]]))
 
 

@@ -61,9 +61,12 @@ def test_index_of_the_older_format_says_reindex(tmp_path) -> None:
     manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "schema_version": 1}))
     with pytest.raises(StoreError) as err:
         TantivyStore(tmp_path / "i")
-    msg = str(err.value)
-    assert "built by an older wikicheck (schema version 1)" in msg
-    assert f"`wikicheck index SOURCE --index-dir {tmp_path / 'i'} --overwrite`" in msg
+    assert str(err.value) == (
+        f"index at {tmp_path / 'i'} was built by an older wikicheck (schema version 1); this one "
+        f"reads version {SCHEMA_VERSION}, which stores elements more compactly: re-index with "
+        f"`wikicheck index SOURCE --index-dir {tmp_path / 'i'} --overwrite` (the sources it was "
+        "built from)"
+    )
 
 
 SPANNING = {

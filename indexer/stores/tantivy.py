@@ -263,8 +263,8 @@ class TantivyStore(StoreLifecycle):
         if isinstance(data, dict) and data.get("format") == _FORMAT and version == 1:
             raise StoreError(
                 f"index at {self.path} was built by an older wikicheck (schema version 1); this "
-                f"one reads version {SCHEMA_VERSION}, which stores elements more compactly "
-                f"bytes: re-index with `wikicheck index SOURCE --index-dir {self.path} "
+                f"one reads version {SCHEMA_VERSION}, which stores elements more compactly: "
+                f"re-index with `wikicheck index SOURCE --index-dir {self.path} "
                 "--overwrite` (the sources it was built from)"
             )
         if not isinstance(data, dict) or data.get("format") != _FORMAT or version != SCHEMA_VERSION:
