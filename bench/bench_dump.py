@@ -240,9 +240,15 @@ def compare_queries(args) -> None:
 def breakdown(index: Path) -> dict[str, int]:
     """Bytes of an index directory by Tantivy file kind (postings, positions, store, ...)."""
     out: dict[str, int] = {}
+    live: set[str] = set()
+    for meta in index.glob("*/meta.json"):
+        live |= {s["segment_id"].replace("-", "") for s in json.loads(meta.read_text())["segments"]}
     for p in index.rglob("*"):
         if p.is_file():
             kind = f"{p.parent.name}/{p.suffix.lstrip('.') or p.name}"
+            seg = p.name.split(".")[0]
+            if len(seg) == 32 and seg not in live:
+                kind = "unused (files of no segment)"
             out[kind] = out.get(kind, 0) + p.stat().st_size
     return out
 
@@ -277,7 +283,7 @@ def report(args) -> None:
         cands = [p for p in tagdir.glob("index-*") if abs(int(p.name[6:]) - d["elements"]) < 1000]
         if cands:
             kinds = breakdown(cands[0])
-            big = sorted(kinds.items(), key=lambda kv: -kv[1])[:8]
+            big = sorted(kinds.items(), key=lambda kv: -kv[1])[:9]
             print(f"{cands[0].name}: bytes per element by file kind: "
                   + ", ".join(f"{k} {v / d['elements']:.1f}" for k, v in big))  # fmt: skip
     if args.plot:

@@ -446,6 +446,7 @@ class TantivyWriter(WriterLifecycle):
     def __init__(self, store: TantivyStore, *, heap_mb: int = 256, threads: int | None = None):
         self.store = store
         self._closed = False
+        self._dirty = False  # additions since the last commit
         n = threads or 0
         try:
             # Elements carry nearly all the text: give them most of the heap.
@@ -463,6 +464,7 @@ class TantivyWriter(WriterLifecycle):
     def add_encoded(self, encoded: tuple) -> None:
         """Add a page produced by :func:`encode_page` (replacing the page's earlier version)."""
         title, lead, body, info, rows = encoded
+        self._dirty = True
         ew, pw = self._ew, self._pw
         ew.delete_documents_by_term("page", title)
         pw.delete_documents_by_term("key", title)
@@ -499,6 +501,7 @@ class TantivyWriter(WriterLifecycle):
             self._pw.commit()
         except ValueError as exc:
             raise StoreError(f"commit failed on {self.store.path}: {exc}") from exc
+        self._dirty = False
         if checkpoint is not None:
             _atomic_write(self.store.path / CHECKPOINT, checkpoint)
         self.store.reload()
@@ -508,13 +511,26 @@ class TantivyWriter(WriterLifecycle):
         self.close()
 
     def close(self) -> None:
-        """Discard uncommitted additions and let background merges finish (idempotent)."""
+        """Discard uncommitted additions, let background merges finish, drop unused files.
+
+        Idempotent. A merge still running when the writer closes can leave its output on disk
+        without being part of the index (seen after a 10M-element build: 8.5 % of the
+        directory), so the files no segment uses are removed last.
+        """
         if self._closed:
             return
         self._closed = True
         for w in (self._ew, self._pw):
             try:
-                w.rollback()
+                if self._dirty:
+                    w.rollback()
                 w.wait_merging_threads()
             except ValueError:
+                pass
+        for index in (self.store._elements, self.store._pages):
+            try:
+                gc = index.writer(15_000_000, 1)
+                gc.garbage_collect_files()
+                gc.wait_merging_threads()
+            except ValueError:  # another writer holds the lock: leave the files to it
                 pass
