@@ -21,9 +21,10 @@ from typing import Any
 
 from wikicheck.indexer.stores.base import Hit, Store
 from wikicheck.model import Evidence
-from wikicheck.retriever.cells import select_evidence
+from wikicheck.retriever.cells import rank_key, select_evidence
 from wikicheck.retriever.claim import ClaimAnalysis, analyze_claims
 from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.dense_scores import dense_scores
 from wikicheck.retriever.elements import global_pass, restricted_pass
 from wikicheck.retriever.pages import PageCandidate, find_pages
 
@@ -241,7 +242,7 @@ class Retriever:
             ev = Evidence(h.element, scores={"bm25": h.score, "lexical": lex, "page": page})
             ev.score = c.w_lexical * lex + c.w_page * page
             out.append(ev)
-        out.sort(key=lambda e: -e.score)
+        out.sort(key=rank_key)
         return out
 
     def _dense(self, cands: list[list[Evidence]], claims: Sequence[str]) -> None:
@@ -263,11 +264,11 @@ class Retriever:
         for top, claim_cands, claim_vec in zip(tops, cands, claim_vecs):
             if not top:
                 continue
-            sims = vecs[[row[ev.element.id] for ev in top]] @ claim_vec
-            for ev, sim in zip(top, sims.tolist()):
+            sims = dense_scores(vecs[[row[ev.element.id] for ev in top]], claim_vec)
+            for ev, sim in zip(top, sims):
                 ev.scores["dense"] = sim
                 ev.score += c.w_dense * sim
-            claim_cands.sort(key=lambda e: -e.score)
+            claim_cands.sort(key=rank_key)
 
     def _follow_links(
         self, pages: list[PageCandidate], global_hits: list[Hit]
