@@ -27,6 +27,7 @@ from wikicheck.retriever.config import RetrieverConfig
 from wikicheck.retriever.dense_scores import dense_scores
 from wikicheck.retriever.elements import global_pass, restricted_pass
 from wikicheck.retriever.pages import PageCandidate, find_pages
+from wikicheck.retriever.values import with_header_values
 
 __all__ = ["Retriever", "RetrievalResult"]
 
@@ -178,7 +179,12 @@ class Retriever:
                 res.timings["dense"] = t_dense
         for res, claim_cands in zip(results, cands):
             t = time.perf_counter()
-            res.evidence = select_evidence(claim_cands, res.analysis, self.config)
+            res.evidence = with_header_values(
+                select_evidence(claim_cands, res.analysis, self.config),
+                self.store,
+                res.analysis,
+                self.config.max_cells,
+            )
             res.timings["select"] = time.perf_counter() - t
             res.timings["total"] = sum(v for k, v in res.timings.items() if "." not in k)
         return results

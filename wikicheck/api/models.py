@@ -215,8 +215,13 @@ class VerifyResponse(BaseModel):
     claim: str
     predicted_label: str = Field(description=" / ".join(LABELS))
     probabilities: dict[str, float]
-    predicted_evidence: list[str]
-    evidence: list[EvidenceOut]
+    predicted_evidence: list[str] = Field(
+        description="Every evidence id retrieved, in confidence order (for the official scorer)."
+    )
+    evidence: list[EvidenceOut] = Field(
+        description="The evidence a person is shown: items close to the best one's relevance, "
+        "at most 8, header cells only through the cells they head."
+    )
     used_evidence: list[str] = Field(
         [], description="Evidence ids that were inside the verifier's input window."
     )

@@ -294,15 +294,13 @@ def verify(
         _panel(row)
 
 
-#: Evidence rows the verify panel shows: the ones the model read come first anyway, and a
-#: 30-row panel scrolled the verdict (and quickstart's scores) off the screen.
-PANEL_ROWS = 8
-
-
 def _panel(row) -> None:
+    """The verdict and the evidence a person is shown (``wikicheck.retriever.display``)."""
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
+
+    from wikicheck.retriever.display import shown as relevant
 
     label = row["predicted_label"]
     colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(label, "yellow")
@@ -313,7 +311,7 @@ def _panel(row) -> None:
     table.add_column("evidence (best first)")
     table.add_column("context")
     inside = set(row["evidence_in_window"])
-    shown = row["evidence"][:PANEL_ROWS]
+    shown = relevant(row["evidence"], lambda ev: ev.get("score"), lambda ev: ev.get("type", ""))
     for ev in shown:
         context = " > ".join([ev["page"], *ev["sections"]])
         if ev["headers"]:
