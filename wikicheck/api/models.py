@@ -158,6 +158,12 @@ class VerifyRequest(_Depth):
         description="3: SUPPORTS / REFUTES / NOT ENOUGH INFO; 2: SUPPORTS / REFUTES only "
         "(the other two renormalized; NOT ENOUGH INFO reported as 0).",
     )
+    min_confidence: float = Field(
+        0.0,
+        ge=0.0,
+        le=1.0,
+        description="Answer NOT ENOUGH INFO when the verdict's probability is below this.",
+    )
 
 
 class VerifyBatchRequest(_Depth):
@@ -232,6 +238,12 @@ class VerifyResponse(BaseModel):
     rule_label: str | None = Field(None, description="The table program's verdict.")
     rule_applied: bool | None = Field(
         None, description="Whether the table program's verdict replaced the model's label."
+    )
+    abstained: bool | None = Field(
+        None, description="True when the verdict's probability was below min_confidence."
+    )
+    answer_below_confidence: str | None = Field(
+        None, description="The label withheld because of min_confidence."
     )
 
 

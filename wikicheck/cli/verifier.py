@@ -241,10 +241,19 @@ def _executor_args(table_executor: bool | None, table_rules: bool) -> dict:
 @model_options
 @store_options
 @retriever_options
+@click.option(
+    "--min-confidence",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Answer NOT ENOUGH INFO when the verdict's probability is below this "
+    "(docs/verifier.md: the risk-coverage curve).",
+)
 @json_option
 @handle_errors
 def verify(
     claim,
+    min_confidence,
     table_executor,
     table_rules,
     model_name,
@@ -270,6 +279,7 @@ def verify(
         raise click.BadParameter("the claim is blank: give the sentence to check",
                                  param_hint="CLAIM")  # fmt: skip
     from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.confidence import abstain
     from wikicheck.verifier.model import Verifier
     from wikicheck.verifier.predict import verify_claims
 
@@ -288,6 +298,7 @@ def verify(
             details=True,
             **_executor_args(table_executor, table_rules),
         )
+    row = abstain(row, min_confidence)
     if wants_json(as_json):
         write_json(row)
     else:

@@ -27,7 +27,7 @@ __all__ = ["HEADLINE", "latency_summary", "worst_errors", "write_report", "rende
 #: Headline metrics, in table order (``score --json`` keys, then SEM-TAB-FACTS ones).
 HEADLINE = (
     "feverous_score", "label_accuracy", "macro_f1", "evidence_precision", "evidence_recall",
-    "evidence_f1", "full_evidence_coverage", "n",
+    "evidence_f1", "full_evidence_coverage", "expected_calibration_error", "n",
 )  # fmt: skip
 SEMTAB_KEYS = ("task_a_3way_f1", "task_a_2way_f1", "task_b_f1")
 
@@ -302,6 +302,8 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
     parts.append(_img(plots.recall_png(scores.get("recall_at_k")), "Recall@k curves"))
     parts.append(_img(plots.groups_png(groups, keys, title), f"{title} bars"))
     parts.append(_img(plots.latency_png(metrics.get("latency_ms")), "Latency percentiles"))
+    parts.append(_img(plots.reliability_png(scores.get("calibration")), "Reliability diagram"))
+    parts.append(_img(plots.risk_coverage_png(scores.get("calibration")), "Risk-coverage curve"))
     parts.append("</div>")
     parts.append(f"<h2>{len(errors)} worst errors</h2>")
     for i, e in enumerate(errors, 1):

@@ -48,6 +48,7 @@ from wikicheck.annotations import (
 from wikicheck.errors import IdError, InputError
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import LABELS
+from wikicheck.scoring.calibration import add_calibration
 from wikicheck.scoring.labels import needs_label_only, score_labels_only
 from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS, recall_at_k
 from wikicheck.skips import SkipLog
@@ -309,6 +310,7 @@ def score_pairs(
     result["recall_at_k_n"] = {kind: len(per_kind[kind]) for kind in RECALL_KINDS}
     result["has_labels"] = with_labels
     result["notes"] = notes
+    add_calibration(result, pairs)
     return result
 
 

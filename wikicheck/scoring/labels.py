@@ -17,6 +17,7 @@ from wikicheck.annotations import Claim, Prediction
 from wikicheck.errors import IdError
 from wikicheck.ids import parse_id
 from wikicheck.model import LABELS
+from wikicheck.scoring.calibration import add_calibration
 from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS
 
 __all__ = [
@@ -102,6 +103,7 @@ def score_labels_only(
         if value is not None:
             groups[str(value)].append((claim, pred))
     result["per_set"] = {name: label_metrics(groups[name]) for name in sorted(groups)}
+    add_calibration(result, pairs)
     silver = _silver_page_recall(pairs, K_VALUES)
     if silver is not None:
         result["recall_at_k"]["pages"], result["recall_at_k_n"]["pages"] = silver
