@@ -141,11 +141,13 @@ def reliability_png(cal: dict[str, Any] | None) -> bytes | None:
     bins = [b for b in cal["bins"] if b["n"]]
     fig, ax = plt.subplots(figsize=(4.2, 4.0))
     ax.plot([0, 1], [0, 1], ":", color="grey", label="calibrated")
-    ax.bar([b["confidence"] for b in bins], [b["accuracy"] for b in bins], width=0.08,
-           alpha=0.6, label="accuracy per bin")  # fmt: skip
-    for b in bins:
-        ax.annotate(str(b["n"]), (b["confidence"], b["accuracy"]), ha="center", va="bottom",
-                    fontsize=7)  # fmt: skip
+    centres = [(b["low"] + b["high"]) / 2 for b in bins]
+    ax.bar(centres, [b["accuracy"] for b in bins], width=0.09, alpha=0.6,
+           label="accuracy per bin")  # fmt: skip
+    ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], "k.",
+            label="at the bin's mean confidence")  # fmt: skip
+    for x, b in zip(centres, bins):
+        ax.annotate(str(b["n"]), (x, b["accuracy"]), ha="center", va="bottom", fontsize=7)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("confidence (probability of the predicted label)")
