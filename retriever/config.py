@@ -102,6 +102,11 @@ class RetrieverConfig:
     # --- output ------------------------------------------------------------------------------
     max_sentences: int = _f(5, "Sentences in the evidence (FEVEROUS scorer budget: 5).")
     max_cells: int = _f(25, "Cells, header cells, captions and items (scorer budget: 25).")
+    evidence_share: float = _f(
+        0.0,
+        "predicted_evidence keeps the items scoring at least this share of the best one's "
+        "(0: all); the verifier still reads them all.",
+    )
     max_tables: int = _f(3, "Tables whose cells may be evidence.")
     table_further_cells: int = _f(
         4, "Cells after a table's best whose scores add to the table's score."

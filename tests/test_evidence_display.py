@@ -79,3 +79,13 @@ def test_a_person_sees_the_items_close_to_the_best_and_never_a_header_alone():
     oracle = [(f"P_sentence_{i}", "sentence", None) for i in range(3)]
     assert len(shown(oracle, lambda x: x[2], lambda x: x[1])) == 3
     assert shown([], lambda x: x[2], lambda x: x[1]) == []
+
+
+def test_predicted_evidence_keeps_the_items_within_the_share_of_the_best():
+    from wikicheck.retriever.pipeline import RetrievalResult
+
+    evs = [_ev(VALUE, 2.0), _ev(COLUMN[0], 1.2), _ev(COLUMN[1], 0.9)]
+    assert RetrievalResult("c", evidence=evs).predicted_evidence == [e.id for e in evs]
+    cut = RetrievalResult("c", evidence=evs, share=0.5)
+    assert cut.predicted_evidence == [VALUE.id, COLUMN[0].id]  # 0.9 < 0.5 x 2.0
+    assert len(cut.evidence) == 3  # the verifier still reads them all
