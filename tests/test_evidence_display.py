@@ -3,11 +3,17 @@ and a person sees the items close to the best one, not a fixed count."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from wikicheck.model import Element, Evidence
 from wikicheck.retriever.cells import numbers_of
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.display import MAX_SHOWN, shown
 from wikicheck.retriever.values import with_header_values
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def _cell(row: int, col: int, text: str, kind: str = "cell", **kw) -> Element:
@@ -89,3 +95,35 @@ def test_predicted_evidence_keeps_the_items_within_the_share_of_the_best():
     cut = RetrievalResult("c", evidence=evs, share=0.5)
     assert cut.predicted_evidence == [VALUE.id, COLUMN[0].id]  # 0.9 < 0.5 x 2.0
     assert len(cut.evidence) == 3  # the verifier still reads them all
+
+
+@pytest.mark.slow
+def test_on_the_sample_values_come_with_headers_and_a_one_fact_claim_shows_few_items(tmp_path):
+    """The claims a new user tried: the elevation header brings its value (1,940 m) and the
+    verdict is no longer SUPPORTS; the length claim shows its value cell and not a lap time."""
+    import json
+
+    from click.testing import CliRunner
+
+    from wikicheck.cli import main
+
+    runner = CliRunner()
+    index = tmp_path / "index"
+    built = runner.invoke(main, ["index", str(SAMPLES / "pages.jsonl"), "--index-dir",
+                                 str(index), "--json"])  # fmt: skip
+    assert built.exit_code == 0, built.output
+    rows = {}
+    for claim in ("The Aare's source is at an elevation of 3,500 metres.",
+                  "The Aare is 291.5 kilometres long."):  # fmt: skip
+        got = runner.invoke(main, ["verify", claim, "--index-dir", str(index), "--json"])
+        assert got.exit_code == 0, got.output
+        rows[claim] = json.loads(got.output)
+    elevation, length = rows.values()
+    assert "Aare_cell_0_9_1" in elevation["predicted_evidence"]  # "1,940 m (6,360 ft)"
+    assert elevation["predicted_label"] != "SUPPORTS"
+    for row in rows.values():
+        seen = shown(row["evidence"], lambda e: e["score"], lambda e: e["type"])
+        assert 1 <= len(seen) <= 8
+        assert all(e["type"] != "header_cell" for e in seen)
+    seen = [e["text"] for e in shown(length["evidence"], lambda e: e["score"], lambda e: e["type"])]
+    assert "291.5 kilometres (181.1 mi)" in seen and "1:33.291" not in seen
