@@ -1,10 +1,11 @@
 """Retriever settings: every stage and weight, with documented defaults.
 
 One frozen dataclass, :class:`RetrieverConfig`. Each field's ``metadata["help"]`` documents it and
-drives the CLI flags (``--k-pages``, ``--no-dense``, ...) and ``docs/retrieval.md``, so help and
-code cannot drift. Load from a TOML or YAML file with :meth:`RetrieverConfig.from_file` (keys are
-the field names, optionally under a ``[retriever]`` table); override with
-:meth:`RetrieverConfig.replace`. Unknown keys and bad values raise :class:`ConfigError`.
+drives the CLI flags (``--k-pages``, ``--no-dense``, ...) and ``docs/reference/settings.md`` (a
+test checks every field and default there), so help and code cannot drift. Load from a TOML or
+YAML file with :meth:`RetrieverConfig.from_file` (keys are the field names, optionally under a
+``[retriever]`` table); override with :meth:`RetrieverConfig.replace`. Unknown keys and bad
+values raise :class:`ConfigError`.
 """
 
 from __future__ import annotations

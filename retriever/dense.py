@@ -11,7 +11,8 @@ The encoder is all-MiniLM-L6-v2 or a student distilled from it (``dense_model``,
   the sentence-transformers recipe.
 
 ``auto`` picks ONNX when onnxruntime and onnx are installed: measured faster at equal
-retrieval quality (``docs/retrieval.md``, ``bench/bench_retrieval.py --compare-encoders``).
+retrieval quality (``docs/retrieval.md``; ``bench/bench_retrieval.py --configs
+dense-onnx,dense-torch``).
 Element vectors precomputed at index time (``wikicheck embed``, :mod:`wikicheck.retriever.vectors`) are
 looked up by id; the rest are encoded and cached by id (an LRU), so re-ranking the same elements
 for many claims encodes each once. Entry point: :class:`DenseReranker`.

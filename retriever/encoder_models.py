@@ -61,7 +61,7 @@ MODELS = {
 #: The model of ``dense_model = "auto"`` (without precomputed vectors) and of ``wikicheck embed``:
 #: the student, since on FEVEROUS-S dev-tune it kept full-evidence coverage within 0.01 of the
 #: teacher (tune part 0.9195 vs 0.9229, held-out part 0.9286 vs 0.9362) at 1.95x the teacher's
-#: encoding speed (``docs/retrieval.md``).
+#: encoding speed (``docs/retrieval.md``, ``docs/performance.md``).
 DEFAULT_MODEL = "minilm-l3-distilled"
 
 #: Files of a shipped student, in ``retriever/models/NAME/``.

@@ -26,7 +26,7 @@ against the fp32 sentence-transformers vectors (``docs/performance.md``):
 * one repair: the quantiser hands the *quantised* copy of a tensor to every consumer, so the
   residual connections (``Add`` / layer norm after each block) would read the LayerNorm outputs
   rounded to 8 bits (cosine to fp32 0.93); they are rewired to the fp32 tensors (0.994 mean,
-  0.989 min; the dynamic build was 0.9935 / 0.9875);
+  0.989 min; a dynamically quantised build: 0.9935 / 0.9875);
 * recipe v4: each ``QuantizeLinear -> DequantizeLinear -> MatMul (DequantizeLinear weight) ->
   Add (bias)`` written as the ``MatMulIntegerToFloat`` kernel that onnxruntime would make of it
   anyway, with the bias inside it: onnxruntime's own fusion leaves the 36 bias ``Add`` nodes

@@ -1,5 +1,6 @@
-"""The layers of DESIGN.md §2 hold: import-linter's contracts (``.importlinter``), no module cycle,
-no private name imported across modules, no engine import outside ``indexer/stores/``.
+"""The layers of docs/architecture.md §2 hold: import-linter's contracts (``.importlinter``), no
+module cycle, no private name imported across modules, no engine import outside
+``indexer/stores/``.
 
 import-linter checks packages and layers; the checks here cover what its contracts cannot name in
 advance: every module, including ones added later, and private names. Each known exception names

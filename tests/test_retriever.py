@@ -325,12 +325,12 @@ def test_every_setting_is_documented_with_its_default() -> None:
 
     from wikicheck.retriever.config import config_fields
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "retrieval.md").read_text()
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reference" / "settings.md").read_text()
     rows = {
         line.split("|")[1].strip(" `"): line for line in doc.splitlines() if line.startswith("| `")
     }
     for f in config_fields():
-        assert f.name in rows, f"{f.name} is missing from docs/retrieval.md"
+        assert f.name in rows, f"{f.name} is missing from docs/reference/settings.md"
         default = f.default
         if isinstance(default, bool):
             default = str(default).lower()

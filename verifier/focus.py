@@ -9,8 +9,8 @@ its header and by cells the claim names; columns nothing points at are dropped f
 first so :func:`wikicheck.verifier.linearize.linearize` admits them in that order (it then writes them back
 in table order with ``document_order=True``).
 
-Used identically for training pairs, evaluation and ``predict --gold-evidence`` (DESIGN §6: one
-table representation); it imports nothing from training code.
+Used identically for training pairs, evaluation and ``predict --gold-evidence``
+(``docs/architecture.md`` §6: one table representation); it imports nothing from training code.
 """
 
 from __future__ import annotations

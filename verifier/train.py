@@ -340,7 +340,7 @@ def save_model(model: Any, tok: Any, out: Path, max_length: int | None = None) -
 def export_checkpoint(out_dir: str | Path, dest: str | Path) -> int:
     """Save the model at ``<out_dir>/checkpoint.pt`` as a loadable fp16 model in ``dest``.
 
-    Why: a phase of several thousand CPU steps runs across sessions; exporting its latest
+    Why: a run of several thousand CPU steps can take days; exporting its latest
     checkpoint lets the bench measure whether it is on its way to beating the shipped weights
     before the schedule ends. The base model named in the checkpoint's config supplies the
     architecture and tokenizer. Returns the checkpoint's step.
@@ -400,7 +400,7 @@ def training_pairs(
     Built once and cached as JSONL; a ``CACHE.mix.json`` beside it records what the cache holds,
     so a cache built for another mix or window is refused instead of silently reused. The seed
     it was built with is recorded but not checked: reusing one cache under another ``--seed``
-    keeps the same pairs and changes only the batch order (how phases 2-6 of the card ran).
+    keeps the same pairs and changes only the batch order (how runs 2-6 of the model card ran).
     """
     from transformers import AutoTokenizer
 

@@ -275,10 +275,10 @@ def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Exam
     """FEVEROUS-S training claims (the 60% part) paired with *retrieved* evidence.
 
     Reads ``CONVERTED_DIR/feverous_s_retrieved.jsonl`` (``wikicheck retrieve`` over the
-    retrieval benchmark corpus, docs/verifier.md). When the 5 retrieved sentences hold a whole
-    gold set the pair keeps the gold label (the verifier must see through the extra sentences
-    retrieval brings); when they hold no gold sentence it is NOT ENOUGH INFO (the paper's
-    retrieved non-gold evidence); partial overlaps are left out.
+    retrieval benchmark corpus; the model card gives the command). When the 5 retrieved
+    sentences hold a whole gold set the pair keeps the gold label (the verifier must see through
+    the extra sentences retrieval brings); when they hold no gold sentence it is NOT ENOUGH INFO
+    (the paper's retrieved non-gold evidence); partial overlaps are left out.
     """
     gold = {
         str(r["id"]): (r["label"], [set(e["content"]) for e in r["evidence"]])

@@ -63,7 +63,7 @@ def embed(
     """Encode every element of SOURCES once, so retrieval never waits for the encoder.
 
     Dense re-ranking then reads each candidate's vector instead of running MiniLM on it
-    (measured in docs/retrieval.md). SOURCES must be the dump the index was built from: vectors
+    (measured in docs/performance.md). SOURCES must be the dump the index was built from: vectors
     are keyed by element id. Checkpointed every 8,192 elements: after a crash, kill or Ctrl-C,
     `--resume` continues without losing or repeating a row. On 2 idle CPU cores it does ~1,300
     elements/s with the default distilled encoder (~700 with `--dense-model minilm-l6`); for a

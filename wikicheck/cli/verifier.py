@@ -28,7 +28,7 @@ from wikicheck.cli.retrieve import pop_config, retriever_options
 from wikicheck.scoring.semtab import write_xml_files
 
 #: Where a bare ``train-verifier`` writes: a run folder, never the shipped model's folder
-#: (``verifier/models/...``), which a bare run used to overwrite.
+#: (``verifier/models/...``), so a run cannot overwrite the shipped weights by accident.
 DEFAULT_OUT = "runs/verifier"
 
 

@@ -7,7 +7,8 @@ one recipe works wherever the data lives. A bare name is looked up in ``./recipe
 the recipes shipped with wikicheck; a relative input path (pages, claims, convert input) is
 read from the working directory, else from the recipe's project (the folder holding its
 ``recipes/``), so ``wikicheck evaluate sample`` works from any directory. Outputs (index,
-report) stay relative to the working directory. The keys are documented in ``docs/evaluation.md``.
+report) stay relative to the working directory. The keys are documented in
+``docs/reference/recipes.md``.
 """
 
 from __future__ import annotations

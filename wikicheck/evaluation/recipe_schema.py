@@ -221,7 +221,7 @@ ExpectedTable = create_model(
 
 
 class RecipeFile(Section):
-    """A recipe file as written (``docs/evaluation.md`` documents every key)."""
+    """A recipe file as written (``docs/reference/recipes.md`` documents every key)."""
 
     name: Text | None = None
     description: Text | None = None

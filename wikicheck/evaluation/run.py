@@ -189,8 +189,8 @@ def _gather(recipe: Recipe, batch: list[Claim], store: Any, retriever: Any) -> t
             [e.element for e in r.evidence] for r in results
         ]
     if recipe.gold_evidence == "table" and store is not None:
-        # The verifier reads the table as predict --gold-evidence does (DESIGN §6: one table
-        # representation); the cells sharing a content word are the predicted evidence.
+        # The verifier reads the table as predict --gold-evidence does (docs/architecture.md §6:
+        # one table representation); the cells sharing a content word are the predicted evidence.
         ranked = [_table_elements(c, store) for c in batch]
         evidence = [focus_table(c.claim, [el for _, _, el in r]) for c, r in zip(batch, ranked)]
         chosen = [[el for _, hit, el in r if hit] for r in ranked]
