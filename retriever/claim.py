@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikicheck.common.text import STOPWORDS, distinct
 from wikicheck.errors import ModelError
 
 __all__ = ["ClaimAnalysis", "analyze_claim", "analyze_claims", "content_terms", "load_nlp"]
@@ -30,14 +31,6 @@ _LEADING_DROP = frozenset("the a an in on at of for to from by with as".split())
 _QUOTE_RE = re.compile(r"[\"“”„«»]([^\"“”„«»]{2,120})[\"“”„«»]|(?<!\w)'([^']{2,80})'(?!\w)")
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
 _YEAR_RE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_STOPWORDS = frozenset(
-    """a an the and or but if of at by for with about against between into through during before
-    after above below to from up down in out on off over under again further then once here there
-    when where why how all any both each few more most other some such no nor not only own same so
-    than too very s t can will just don should now is are was were be been being have has had
-    having do does did doing i me my we our you your he him his she her it its they them their
-    what which who whom this that these those am would could also as""".split()
-)
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY", "DATE", "TIME"})
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 
@@ -83,7 +76,7 @@ def content_terms(text: str) -> list[str]:
     long claims make many-term queries; stopwords cost posting-list reads and add nothing)."""
     seen: dict[str, None] = {}
     for w in _WORD_RE.findall(text.casefold()):
-        if w not in _STOPWORDS and w not in seen:
+        if w not in STOPWORDS and w not in seen:
             seen[w] = None
     return list(seen)
 
@@ -126,10 +119,10 @@ def _from_doc(text: str, doc) -> ClaimAnalysis:
     a.noun_chunks = [c.text for c in doc.noun_chunks]
     a.capitalized = _capitalized_runs(doc)
     a.quoted = [(m.group(1) or m.group(2)).strip() for m in _QUOTE_RE.finditer(text)]
-    a.numbers = _dedupe(m.group(0).replace(",", "") for m in _NUMBER_RE.finditer(text))
+    a.numbers = distinct(m.group(0).replace(",", "") for m in _NUMBER_RE.finditer(text))
     dates = [e.text for e in doc.ents if e.label_ in ("DATE", "TIME")]
     dates += [m.group(1) for m in _YEAR_RE.finditer(text)]
-    a.dates = _dedupe(dates)
+    a.dates = distinct(dates)
     a.spans = _candidate_spans(a)
     strong = a.quoted + [t for t, label in a.entities if label not in _NUMERIC_LABELS]
     a.strong = frozenset(s.strip(" ,.;:!?\"'") for s in strong + a.capitalized)
@@ -181,7 +174,7 @@ def _subspans(span: str, max_words: int = 8) -> list[str]:
             part = words[i : i + n]
             if part[0].casefold() in _CONNECTORS or part[-1].casefold() in _CONNECTORS:
                 continue
-            if n == 1 and (part[0].casefold() in _STOPWORDS or len(part[0]) < 3):
+            if n == 1 and (part[0].casefold() in STOPWORDS or len(part[0]) < 3):
                 continue
             out.append(" ".join(part))
     return out
@@ -198,12 +191,4 @@ def _candidate_spans(a: ClaimAnalysis) -> list[str]:
     for chunk in a.noun_chunks:
         spans.append(chunk)
         spans.append(_strip_det(chunk))
-    return _dedupe(s.strip(" ,.;:!?\"'") for s in spans if s and len(s.strip()) >= 2)
-
-
-def _dedupe(values: Iterable[str]) -> list[str]:
-    seen: dict[str, None] = {}
-    for v in values:
-        if v and v not in seen:
-            seen[v] = None
-    return list(seen)
+    return distinct(s.strip(" ,.;:!?\"'") for s in spans if s and len(s.strip()) >= 2)

@@ -32,6 +32,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from wikicheck.common.files import atomic_write_text
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.retriever.int8 import cache_dir
 
@@ -217,5 +218,5 @@ def export_student(student: Path, name: str, models_dir: Path) -> Path:
         "layers": config["num_hidden_layers"],
         **extra,
     }
-    (out / STUDENT_META).write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
+    atomic_write_text(out / STUDENT_META, json.dumps(meta, indent=2) + "\n")
     return out

@@ -51,6 +51,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from wikicheck.common.files import atomic_output
 from wikicheck.errors import ModelError
 
 __all__ = [
@@ -321,7 +322,7 @@ def build_int8_model(model_dir: Path, out: Path) -> Path:
     except ImportError as exc:
         raise ModelError(
             f"building the int8 encoder needs torch, transformers, onnx and onnxruntime ({exc}): "
-            "pip install onnx, or use --dense-backend torch"
+            "pip install onnx, or set dense_backend = torch"
         ) from exc
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -354,7 +355,6 @@ def build_int8_model(model_dir: Path, out: Path) -> Path:
         model = onnx.load(str(qdq))
         _feed_residuals_fp32(model)
         _integer_matmuls_with_bias(model)
-        partial = out.with_name(f"{out.name}.{os.getpid()}.tmp")
-        onnx.save(model, str(partial))
-        os.replace(partial, out)
+        with atomic_output(out) as partial:
+            onnx.save(model, str(partial))
     return out

@@ -274,3 +274,10 @@ def test_the_checks_catch_a_planted_violation(tmp_path, monkeypatch):
     ]
     cycles = _cycles(grimp.build_graph("plantedpkg", cache_dir=None))
     assert cycles == [["plantedpkg.a", "plantedpkg.b"]]
+
+
+def test_the_package_root_holds_few_modules():
+    """``wikicheck/`` keeps at most 8 modules of its own; the rest live in subpackages by area
+    (``common`` for the shared foundations, ``cli``, ``api``, ...)."""
+    root = sorted(p.name for p in (ROOT / "wikicheck").glob("*.py"))
+    assert len(root) <= 8, root

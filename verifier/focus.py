@@ -19,17 +19,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wikicheck.common.text import content_words
 from wikicheck.model import Element
+from wikicheck.verifier.tables.text import STOP_WORDS
 
 __all__ = ["FocusConfig", "NO_FOCUS", "ROWS_ONLY", "focus_table", "rank_rows", "claim_words"]
 
 _WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_STOP = frozenset(
-    "the a an of in on at to is was be and or for by with as from that this it there which who "
-    "were are has have had not no than more less most least only all same when what do does did "
-    "he she his her they their its".split()
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +50,7 @@ ROWS_ONLY = FocusConfig(max_columns=0)
 
 def claim_words(text: str) -> set[str]:
     """Lower-cased content words of ``text`` (stop words dropped)."""
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return content_words(text, STOP_WORDS)
 
 
 def _numbers(text: str) -> set[str]:
@@ -74,7 +71,7 @@ def _cell_score(cell: Element, claim_norm: str, words: set[str], numbers: set[st
     if not text:
         return 0.0
     score = 0.0
-    if text not in _STOP and _contains(claim_norm, text):
+    if text not in STOP_WORDS and _contains(claim_norm, text):
         score += 3.0 if len(text) > 2 else 1.0  # the claim names this cell
     score += len(claim_words(cell.text) & words) * 0.5
     score += len(_numbers(cell.text) & numbers) * 1.0

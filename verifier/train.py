@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikicheck.common.files import atomic_output, atomic_write_text
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import LABELS
 from wikicheck.scoring.metrics import label_metrics
@@ -138,9 +138,8 @@ def _set_rng_state(state: dict[str, Any]) -> None:
 def _save_atomic(obj: Any, path: Path) -> None:
     import torch
 
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
+    with atomic_output(path) as tmp:
+        torch.save(obj, tmp)
 
 
 def _encode(tok: Any, claims: list[str], evidence: list[str], max_length: int) -> dict[str, list]:
@@ -422,7 +421,7 @@ def training_pairs(
         if cache:
             # The record first: a crash before the cache lands leaves no unrecorded cache behind.
             record = Path(f"{cache}.mix.json")
-            record.write_text(json.dumps(wanted | {"seed": cfg.seed}), encoding="utf-8")
+            atomic_write_text(record, json.dumps(wanted | {"seed": cfg.seed}))
             sources.write_jsonl(Path(cache), examples)
     return (
         [e.claim for e in examples],

@@ -212,9 +212,7 @@ def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
         model=ver.model,
         labels=ver.labels,
         gold_evidence=ver.gold_evidence,
-        verifier=ver.model_dump(
-            include={"batch_size", "max_length", "device", "table_executor"}, exclude_none=True
-        ),
+        verifier=ver.model_dump(exclude={"model", "labels", "gold_evidence"}, exclude_unset=True),
         metrics=file.metrics,
         semtab=file.semtab.model_dump(exclude_none=True) if file.semtab else None,
         batch_size=file.predict.batch_size,

@@ -39,6 +39,7 @@ from wikicheck.skips import SkipLog
 from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
+from wikicheck.verifier.settings import VerifierSettings
 
 __all__ = [
     "run_recipe",
@@ -211,7 +212,8 @@ def load_verifier(recipe: Recipe) -> Any:
     model name fails in seconds, not after the index is built."""
     if recipe.model in ("gold", "none"):
         return None
-    opts = {k: v for k, v in recipe.verifier.items() if k in ("device", "max_length")}
+    shared = {k: v for k, v in recipe.verifier.items() if k in VerifierSettings.model_fields}
+    opts = VerifierSettings.from_dict(shared, source=recipe.path).load_kwargs()
     return Verifier.load(None if recipe.model == "default" else recipe.model, **opts)
 
 
