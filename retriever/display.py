@@ -4,8 +4,8 @@ The official scorer wants recall (up to 5 sentences and 25 cells, ``predicted_ev
 person wants the few items that bear on the claim. Shown are the items scoring at least
 :data:`RELEVANCE_SHARE` of the best item's score, best first, at most :data:`MAX_SHOWN`; header
 cells are never shown alone (the cells they head show them as their headers,
-:mod:`wikicheck.retriever.values`). The CLI ``verify`` panel, the API's ``/verify`` and the web
-page all use :func:`shown`. Items without a score (gold evidence in the oracle setting) are shown
+:mod:`wikicheck.retriever.values`). The CLI ``verify`` panel uses :func:`shown`; the API's ``/verify``
+gives its ids as ``shown_evidence``, which the web page shows first (the rest behind "Show all"). Items without a score (gold evidence in the oracle setting) are shown
 in their order, at most :data:`MAX_SHOWN`.
 """
 

@@ -249,9 +249,11 @@ def test_a_blank_claim_is_a_422_naming_the_field(client, path):
 
 def test_verify_shows_few_evidence_items_and_abstains_below_min_confidence(client):
     body = client.post("/verify", json={"claim": AARE_CLAIM}).json()
-    assert 1 <= len(body["evidence"]) <= 8  # relevance cuts the list a person sees ...
-    assert len(body["predicted_evidence"]) >= len(body["evidence"])  # ... not the scorer's
-    assert all(ev["type"] != "header_cell" for ev in body["evidence"])
+    first = body["shown_evidence"]
+    assert 1 <= len(first) <= 8  # relevance cuts the list a person sees first ...
+    assert set(first) <= set(body["predicted_evidence"])  # ... not the scorer's
+    types = {ev["id"]: ev["type"] for ev in body["evidence"]}
+    assert all(types[i] != "header_cell" for i in first)
     label = body["predicted_label"]
     above = body["probabilities"][label] + 1e-6
     r = client.post("/verify", json={"claim": AARE_CLAIM, "min_confidence": min(above, 1.0)})

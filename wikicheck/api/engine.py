@@ -215,9 +215,9 @@ def verify_many(
             VerifyResponse(
                 claim=claim,
                 predicted_evidence=[ev.id for ev in evs],
-                evidence=[
-                    EvidenceOut.of_evidence(ev)
-                    for ev in shown(evs, lambda ev: ev.score, lambda ev: ev.element.type)
+                evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
+                shown_evidence=[
+                    ev.id for ev in shown(evs, lambda ev: ev.score, lambda ev: ev.element.type)
                 ],
                 used_evidence=list(pred.used),
                 **row,

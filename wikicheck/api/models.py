@@ -257,9 +257,11 @@ class VerifyResponse(BaseModel):
     predicted_evidence: list[str] = Field(
         description="Every evidence id retrieved, in confidence order (for the official scorer)."
     )
-    evidence: list[EvidenceOut] = Field(
-        description="The evidence a person is shown: items close to the best one's relevance, "
-        "at most 8, header cells only through the cells they head."
+    evidence: list[EvidenceOut] = Field(description="Every evidence item, best first.")
+    shown_evidence: list[str] = Field(
+        [],
+        description="The ids a person is shown first: items close to the best one's "
+        "relevance, at most 8, header cells only through the cells they head.",
     )
     used_evidence: list[str] = Field(
         [], description="Evidence ids that were inside the verifier's input window."
