@@ -26,10 +26,35 @@ from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
 
-__all__ = ["select_evidence", "match_count"]
+__all__ = ["match_count", "numbers_of", "rank_key", "select_evidence"]
 
 _WORD_RE = re.compile(r"\w+")
-_NUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# A number on its own, not a piece of a time ("1:33.291"), whose parts are not quantities;
+# thousands commas allowed ("3,500").
+_NUM_RE = re.compile(
+    r"(?<![\d.,:])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d:])|(?<![\d.,:])\d+(?:\.\d+)?(?![\d:,]\d|[:\d])"
+)
+
+
+def numbers_of(text: str) -> set[float]:
+    """The numbers of ``text`` as values: "3,500" and "3500" are one number, 291.5 is not the
+    291 of the lap time "1:33.291" (pieces of times are left out).
+
+    A small local reading for matching cells; the claim analysis keeps its own.
+    """
+    out = set()
+    for m in _NUM_RE.finditer(text):
+        try:
+            out.add(float(m.group(0).replace(",", "")))
+        except ValueError:
+            continue
+    return out
+
+
+def rank_key(ev: Evidence) -> tuple[float, str]:
+    """Best score first; equal scores by element id, so the order never depends on the order
+    candidates arrived in (``wikicheck.retriever.dense_scores``)."""
+    return (-ev.score, ev.element.id)
 
 
 def match_count(
@@ -49,8 +74,8 @@ def match_count(
     text = el.text.casefold()
     if text.strip() and len(text) >= min_chars and text.strip() in analysis.text.casefold():
         n += 1  # the whole cell value appears in the claim ("Pirate Party", "1879")
-    nums = {m.replace(",", "") for m in _NUM_RE.findall(el.text)}
-    n += sum(1 for x in analysis.numbers if x in nums)
+    nums = numbers_of(el.text)
+    n += sum(1 for x in numbers_of(" ".join(analysis.numbers)) if x in nums)
     return n
 
 
@@ -63,7 +88,7 @@ def select_evidence(
     ]
     cell_like = [e for e in candidates if e.element.type in CELL_LIKE_TYPES]
     chosen_cells = _select_cells(cell_like, analysis, config)
-    return sorted(sentences + chosen_cells, key=lambda e: -e.score)
+    return sorted(sentences + chosen_cells, key=rank_key)
 
 
 def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list[Evidence]:
@@ -81,7 +106,7 @@ def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list
         if config.w_same_page and ev.element.page == best_page:
             ev.scores["same_page"] = config.w_same_page
             ev.score += config.w_same_page
-    return sorted(sentences, key=lambda e: -e.score)
+    return sorted(sentences, key=rank_key)
 
 
 def _select_cells(
@@ -104,7 +129,7 @@ def _select_cells(
     for key, evs in by_table.items():
         scores = sorted((e.score for e in evs), reverse=True)
         table_scores[key] = scores[0] + config.table_further_weight * sum(scores[1 : 1 + further])
-    top_tables = sorted(table_scores, key=lambda k: -table_scores[k])[: config.max_tables]
+    top_tables = sorted(table_scores, key=lambda k: (-table_scores[k], k))[: config.max_tables]
     chosen: list[Evidence] = list(others)
     for rank, key in enumerate(top_tables):
         for ev in by_table[key]:
@@ -115,5 +140,5 @@ def _select_cells(
                 ev.score += bonus
             ev.scores["table_rank"] = float(rank + 1)
             chosen.append(ev)
-    chosen.sort(key=lambda e: -e.score)
+    chosen.sort(key=rank_key)
     return chosen[: config.max_cells]

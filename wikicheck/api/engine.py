@@ -19,6 +19,7 @@ from wikicheck.indexer.stores import open_store
 from wikicheck.indexer.stores.base import Store
 from wikicheck.model import Evidence
 from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.display import shown
 from wikicheck.retriever.pipeline import Retriever
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
@@ -215,6 +216,9 @@ def verify_many(
                 claim=claim,
                 predicted_evidence=[ev.id for ev in evs],
                 evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
+                shown_evidence=[
+                    ev.id for ev in shown(evs, lambda ev: ev.score, lambda ev: ev.element.type)
+                ],
                 used_evidence=list(pred.used),
                 **row,
             )
