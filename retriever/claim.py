@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.errors import ModelError
+from wikicheck.text.quantities import number_strings
+from wikicheck.text.words import STOPWORDS as _STOPWORDS
+from wikicheck.text.words import content_terms
 
 __all__ = ["ClaimAnalysis", "analyze_claim", "analyze_claims", "content_terms", "load_nlp"]
 
@@ -28,18 +31,8 @@ _CONNECTORS = frozenset(
 # Capitalised words that rarely start a title on their own when they open a sentence.
 _LEADING_DROP = frozenset("the a an in on at of for to from by with as".split())
 _QUOTE_RE = re.compile(r"[\"“”„«»]([^\"“”„«»]{2,120})[\"“”„«»]|(?<!\w)'([^']{2,80})'(?!\w)")
-_NUMBER_RE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
 _YEAR_RE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_STOPWORDS = frozenset(
-    """a an the and or but if of at by for with about against between into through during before
-    after above below to from up down in out on off over under again further then once here there
-    when where why how all any both each few more most other some such no nor not only own same so
-    than too very s t can will just don should now is are was were be been being have has had
-    having do does did doing i me my we our you your he him his she her it its they them their
-    what which who whom this that these those am would could also as""".split()
-)
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY", "DATE", "TIME"})
-_WORD_RE = re.compile(r"\w+", re.UNICODE)
 
 _NLP: Any = None
 _NLP_LOCK = threading.Lock()
@@ -76,16 +69,6 @@ class ClaimAnalysis:
     def terms(self) -> list[str]:
         """Content words of the claim (lower-cased, stopwords dropped, first occurrence order)."""
         return content_terms(self.text)
-
-
-def content_terms(text: str) -> list[str]:
-    """Lower-cased content words, de-duplicated: shorter OR queries that rank the same (why:
-    long claims make many-term queries; stopwords cost posting-list reads and add nothing)."""
-    seen: dict[str, None] = {}
-    for w in _WORD_RE.findall(text.casefold()):
-        if w not in _STOPWORDS and w not in seen:
-            seen[w] = None
-    return list(seen)
 
 
 def load_nlp():
@@ -126,7 +109,7 @@ def _from_doc(text: str, doc) -> ClaimAnalysis:
     a.noun_chunks = [c.text for c in doc.noun_chunks]
     a.capitalized = _capitalized_runs(doc)
     a.quoted = [(m.group(1) or m.group(2)).strip() for m in _QUOTE_RE.finditer(text)]
-    a.numbers = _dedupe(m.group(0).replace(",", "") for m in _NUMBER_RE.finditer(text))
+    a.numbers = number_strings(text)
     dates = [e.text for e in doc.ents if e.label_ in ("DATE", "TIME")]
     dates += [m.group(1) for m in _YEAR_RE.finditer(text)]
     a.dates = _dedupe(dates)

@@ -39,6 +39,7 @@ from wikicheck.skips import SkipLog
 from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
+from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = [
     "run_recipe",
@@ -253,6 +254,10 @@ def predict_claims(
                 row["verifier_used"] = v.used
                 if margin is not None:  # predict's rule (executor_margin_for)
                     apply_table_verdict(row, table_verdict(c.claim, ev, store), margin)
+                apply_evidence_checks(
+                    row, c.claim, ev, labels=recipe.labels, store=store, used=v.used,
+                    oracle=bool(recipe.gold_evidence),
+                )  # fmt: skip
         elif recipe.model == "gold":
             for row, c in zip(preds, batch):
                 row["predicted_label"] = c.label
