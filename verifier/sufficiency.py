@@ -145,12 +145,15 @@ def claim_names(claim: str) -> list[str]:
     """Runs of capitalised words (and numbers inside them) that name things: "Conant Brook
     Dam", "Vienna"; a capitalised sentence opener alone is not a name."""
     out: list[str] = []
+    claim = unicodedata.normalize("NFC", claim)
     for m in _CAP_RUN.finditer(claim):
         words = m.group(0).split()
         if m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", '"')):
             while words and words[0].casefold() in _OPENERS:
                 words = words[1:]
         words = [w for w in words if not w.replace(",", "").replace(".", "").isdigit()]
+        while words and words[0].islower():  # "the" left in front once a year is dropped
+            words = words[1:]
         name = re.sub(r"['’]s?$", "", " ".join(words).strip(" .,'’"))
         if name and any(c.isalpha() for c in name) and name.casefold() not in _OPENERS:
             out.append(name)
@@ -159,7 +162,9 @@ def claim_names(claim: str) -> list[str]:
 
 def _title_named(title: str, claim_folded: str) -> bool:
     base = _fold(re.sub(r"\s*\(.*\)$", "", title)).strip()
-    return len(base) >= 3 and re.search(rf"(?<!\w){re.escape(base)}(?!\w)", claim_folded) is not None
+    return (
+        len(base) >= 3 and re.search(rf"(?<!\w){re.escape(base)}(?!\w)", claim_folded) is not None
+    )
 
 
 #: The features :func:`features` computes, in the order the model's weights list them.
@@ -313,8 +318,11 @@ def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
     if q.kind == "number":
         # a count in a table may be a count of its rows, which no cell states
         in_table = el.table is not None and el.table_type != "infobox"
-        return not in_table and bool(q.noun) and q.noun not in STOPWORDS and (
-            word_stem(q.noun) in words
+        return (
+            not in_table
+            and bool(q.noun)
+            and q.noun not in STOPWORDS
+            and (word_stem(q.noun) in words)
         )
     return bool(context & words)
 
@@ -325,9 +333,13 @@ def _is_name_part(claim: str, q: Quantity) -> bool:
         return False
     before = claim[: q.start].rstrip()
     prev = before.split()[-1] if before.split() else ""
-    return bool(prev) and prev[:1].isupper() and prev.casefold() not in _OPENERS and (
-        q.kind == "number" or not before.endswith(",")
-    ) and not re.match(r"(?i)(in|on|by|since|from|until|of)$", prev)
+    return (
+        bool(prev)
+        and prev[:1].isupper()
+        and prev.casefold() not in _OPENERS
+        and (q.kind == "number" or not before.endswith(","))
+        and not re.match(r"(?i)(in|on|by|since|from|until|of)$", prev)
+    )
 
 
 def store_expander(store: Any) -> Callable[[Element], list[Element]]:

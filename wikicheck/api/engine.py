@@ -211,9 +211,7 @@ def verify_many(
         if margin is not None:  # the table program executor, by predict's rule
             verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
             apply_table_verdict(row, verdict, margin)
-        apply_evidence_checks(
-            row, claim, evs, labels=labels, store=services.store, used=pred.used
-        )
+        apply_evidence_checks(row, claim, evs, labels=labels, store=services.store, used=pred.used)
         out.append(
             VerifyResponse(
                 claim=claim,

@@ -33,6 +33,8 @@ __all__ = [
     "same_value",
     "cell_value",
     "compatible",
+    "is_date",
+    "to_date",
 ]
 
 #: A number: thousands-separated or plain digits, an optional fraction; not inside a word, a
@@ -72,15 +74,18 @@ _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
 _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("km", "kilometre", "kilometres", "kilometer", "kilometers"), ("length", 1e3)),
     **dict.fromkeys(("m", "metre", "metres", "meter", "meters"), ("length", 1.0)),
-    **dict.fromkeys(("cm", "centimetre", "centimetres", "centimeter", "centimeters"),
-                    ("length", 0.01)),  # fmt: skip
-    **dict.fromkeys(("mm", "millimetre", "millimetres", "millimeter", "millimeters"),
-                    ("length", 0.001)),  # fmt: skip
+    **dict.fromkeys(
+        ("cm", "centimetre", "centimetres", "centimeter", "centimeters"), ("length", 0.01)
+    ),  # fmt: skip
+    **dict.fromkeys(
+        ("mm", "millimetre", "millimetres", "millimeter", "millimeters"), ("length", 0.001)
+    ),  # fmt: skip
     **dict.fromkeys(("mi", "mile", "miles"), ("length", 1609.344)),
     **dict.fromkeys(("ft", "foot", "feet"), ("length", 0.3048)),
     **dict.fromkeys(("yd", "yard", "yards"), ("length", 0.9144)),
-    **dict.fromkeys(("km2", "km²", "sq km", "square kilometres", "square kilometers"),
-                    ("area", 1e6)),  # fmt: skip
+    **dict.fromkeys(
+        ("km2", "km²", "sq km", "square kilometres", "square kilometers"), ("area", 1e6)
+    ),  # fmt: skip
     **dict.fromkeys(("sq mi", "mi2", "mi²", "square miles"), ("area", 2_589_988.11)),
     **dict.fromkeys(("ha", "hectare", "hectares"), ("area", 1e4)),
     **dict.fromkeys(("acre", "acres"), ("area", 4046.856)),
@@ -88,8 +93,9 @@ _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("g", "gram", "grams"), ("mass", 0.001)),
     **dict.fromkeys(("t", "tonne", "tonnes"), ("mass", 1e3)),
     **dict.fromkeys(("lb", "lbs", "pound", "pounds"), ("mass", 0.45359237)),
-    **dict.fromkeys(("km/h", "kph", "kilometres per hour", "kilometers per hour"),
-                    ("speed", 1 / 3.6)),  # fmt: skip
+    **dict.fromkeys(
+        ("km/h", "kph", "kilometres per hour", "kilometers per hour"), ("speed", 1 / 3.6)
+    ),  # fmt: skip
     **dict.fromkeys(("mph", "miles per hour"), ("speed", 0.44704)),
     **dict.fromkeys(("m3/s", "m³/s", "cubic metres per second"), ("flow", 1.0)),
     **dict.fromkeys(("cu ft/s", "ft3/s", "ft³/s", "cubic feet per second"), ("flow", 0.0283168)),
@@ -204,7 +210,8 @@ def _date_quantity(m: re.Match) -> Quantity | None:
     cleaned = re.sub(r"\bof\b|\bsept\b", lambda w: "" if w.group(0) == "of" else "sep", cleaned)
     try:
         # a leap year default keeps "29 February" readable when no year is written
-        d = parser.parse(cleaned, default=_DEFAULT_DATE, dayfirst=True)
+        iso = re.fullmatch(r"\d{4}-\d{2}-\d{2}", cleaned) is not None
+        d = parser.parse(cleaned, default=_DEFAULT_DATE, dayfirst=not iso)
     except (ValueError, OverflowError):
         return None
     granularity = "day" if has_day else "month"
@@ -265,8 +272,17 @@ def quantities(text: str) -> list[Quantity]:
             end += unit.end()
         elif _YEAR.match(digits) and not scale and not sign:
             out.append(
-                Quantity(value, "year", text[m.start() : end], m.start(), end, 0.0, rel, "year",
-                         year=int(digits))  # fmt: skip
+                Quantity(
+                    value,
+                    "year",
+                    text[m.start() : end],
+                    m.start(),
+                    end,
+                    0.0,
+                    rel,
+                    "year",
+                    year=int(digits),
+                )  # fmt: skip
             )
             continue
         else:
@@ -276,8 +292,16 @@ def quantities(text: str) -> list[Quantity]:
             nxt = re.match(r"\s+([A-Za-z][\w-]*)", rest)
             noun = nxt.group(1).casefold() if nxt else ""
         out.append(
-            Quantity(value * factor, kind, text[m.start() : end], m.start(), end, tol * factor,
-                     rel, noun=noun)  # fmt: skip
+            Quantity(
+                value * factor,
+                kind,
+                text[m.start() : end],
+                m.start(),
+                end,
+                tol * factor,
+                rel,
+                noun=noun,
+            )  # fmt: skip
         )
     out.sort(key=lambda q: q.start)
     return out
