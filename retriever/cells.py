@@ -25,11 +25,11 @@ from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.text.quantities import number_strings
 
 __all__ = ["select_evidence", "match_count"]
 
 _WORD_RE = re.compile(r"\w+")
-_NUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def match_count(
@@ -49,7 +49,7 @@ def match_count(
     text = el.text.casefold()
     if text.strip() and len(text) >= min_chars and text.strip() in analysis.text.casefold():
         n += 1  # the whole cell value appears in the claim ("Pirate Party", "1879")
-    nums = {m.replace(",", "") for m in _NUM_RE.findall(el.text)}
+    nums = set(number_strings(el.text))
     n += sum(1 for x in analysis.numbers if x in nums)
     return n
 

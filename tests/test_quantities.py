@@ -21,10 +21,17 @@ def _one(text: str):
     return q
 
 
-def test_numbers_are_not_read_inside_times_scores_or_words():
-    assert number_strings("It is 3,500 m high; lap 1:33.291; won 3–1; the A4 road; 12 times") == [
+def test_numbers_are_not_read_inside_times_or_words():
+    assert number_strings("It is 3,500 m high; lap 1:33.291; the A4 road; 12 times") == [
         "3500",
         "12",
+    ]
+    assert number_strings("the 1990–91 season, won 3–1, -4 degrees") == [
+        "1990",
+        "91",
+        "3",
+        "1",
+        "-4",
     ]
     assert quantities("lap 1:33.291") == []
     assert (

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wikicheck.model import Element
+from wikicheck.text.quantities import number_strings
 
 __all__ = ["FocusConfig", "NO_FOCUS", "ROWS_ONLY", "focus_table", "rank_rows", "claim_words"]
 
 _WORD = re.compile(r"\w+")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _STOP = frozenset(
     "the a an of in on at to is was be and or for by with as from that this it there which who "
     "were are has have had not no than more less most least only all same when what do does did "
@@ -57,7 +57,7 @@ def claim_words(text: str) -> set[str]:
 
 
 def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+    return set(number_strings(text))
 
 
 def _contains(haystack: str, needle: str) -> bool:

@@ -5,7 +5,7 @@ check of a verdict), so that "3,500 metres", "1,940 m (6,365 ft)", "2 September"
 kilometres (181.1 mi)" mean the same to all of them:
 
 * numbers are digits with thousands separators (``1,234``), an optional fraction and sign, and
-  never the parts of a time or score (``1:33.291``, ``3–1``) or of a word (``A4``, ``5th``);
+  never the parts of a time (``1:33.291``) or of a word (``A4``, ``5th``);
 * dates are read as dates (python-dateutil) where a month is named or the form is ISO
   (``2 September``, ``September 2, 1852``, ``1852-09-02``), a bare year is a year;
 * a quantity is a number with its scale word (``1.9 million``) and unit (km, mi, m, ft, kg, lb,
@@ -37,10 +37,12 @@ __all__ = [
     "to_date",
 ]
 
-#: A number: thousands-separated or plain digits, an optional fraction; not inside a word, a
-#: time (``1:33``), a score (``3–1``), a version or a decimal's tail.
+#: A number: thousands-separated or plain digits, an optional fraction, a sign only where it
+#: cannot be a dash; not inside a word (``A4``, ``5th``), a time (``1:33.291``) or a decimal's
+#: tail. Both ends of a range or score count (``1990–91``, ``3–1``).
 NUMBER = re.compile(
-    r"(?<![\w.:/\u2013\u2212-])([-+\u2212]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w:/]|[.,]\d|[\u2013-]\d)"
+    r"(?<![\w.:/])((?<![\w)])[-+\u2212])?"
+    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w:/]|[.,]\d)"
 )
 #: A cell's first number as the table executor reads it: any digits, also inside a score or a
 #: time ("w 24-17" -> 24), because its operations order such columns by their first figure.
@@ -174,7 +176,7 @@ def parse_number(text: str) -> float | None:
 
 def numbers(text: str) -> list[float]:
     """Every number in ``text``, in order."""
-    return [_to_float(m.group(1), m.group(2)) for m in NUMBER.finditer(text)]
+    return [_to_float(m.group(1) or "", m.group(2)) for m in NUMBER.finditer(text)]
 
 
 def number_strings(text: str) -> list[str]:
@@ -182,7 +184,7 @@ def number_strings(text: str) -> list[str]:
     de-duplicated: what a claim's numbers are looked up by in cells and passages."""
     seen: dict[str, None] = {}
     for m in NUMBER.finditer(text):
-        seen.setdefault(m.group(1).replace("\u2212", "-") + m.group(2).replace(",", ""), None)
+        seen.setdefault((m.group(1) or "").replace("\u2212", "-") + m.group(2).replace(",", ""), None)
     return list(seen)
 
 
@@ -251,7 +253,7 @@ def quantities(text: str) -> list[Quantity]:
     for m in NUMBER.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
             continue
-        sign, digits = m.group(1), m.group(2)
+        sign, digits = m.group(1) or "", m.group(2)
         value = _to_float(sign, digits)
         tol = _half_unit(digits)
         end = m.end()
