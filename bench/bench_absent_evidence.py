@@ -169,6 +169,7 @@ def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list
         check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
                                       model=model)  # fmt: skip
         new["features"] = check.features
+        new.setdefault("label_before_checks", model_label)
         out.append(new)
     store.close()
     return out

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
-from bench.bench_absent_evidence import DATA, _hash, run_claims  # noqa: E402
+from bench.bench_absent_evidence import DATA, _hash, rescore, run_claims  # noqa: E402
 
 
 def _pick(key: str, options: list) -> object:
@@ -75,6 +75,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--work", required=True, help="cached rows")
     ap.add_argument("--limit", type=int, default=200)
     ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
     args = ap.parse_args(argv)
     print(header())
     from wikicheck.annotations import Claim, iter_claims
@@ -103,9 +104,11 @@ def main(argv: list[str] | None = None) -> dict:
         counterfactuals, args.index, work / "rows-counterfactual.jsonl", args.batch
     )
     true_rows = run_claims(originals, args.index, work / "rows-original.jsonl", args.batch)
+    if args.rescore:
+        cf_rows, true_rows = rescore(cf_rows, args.index), rescore(true_rows, args.index)
 
     def rates(rows: list[dict], key: str) -> dict:
-        labels = Counter(r.get(key) or r["predicted_label"] for r in rows)
+        labels = Counter(r.get(key) or r.get("model_label") or r["predicted_label"] for r in rows)
         n = len(rows) or 1
         return {k: round(labels[k] / n, 4) for k in ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")}
 

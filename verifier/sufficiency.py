@@ -268,10 +268,12 @@ def _context_words(claim: str, q: Quantity) -> set[str]:
 def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberCheck:
     """Each value of the claim against the evidence's values of the same kind.
 
-    A value agrees when any evidence value equals it (within rounding, units converted, a hedge
-    honoured); it conflicts when none agrees and an element giving the same kind of value also
-    shares the words around it (for unitless numbers: the noun it counts) — the evidence states
-    a different value for the same thing; otherwise it is unstated.
+    Only elements on the claim's topic are read (a page the claim names, or an element holding
+    one of its names whole), unless none is. A value agrees when one of their values equals it
+    (within rounding, units converted, a hedge honoured); it conflicts when none agrees and an
+    element giving the same kind of value also shares the words around it (for unitless
+    numbers: the noun it counts) — the evidence states a different value for the same thing;
+    otherwise it is unstated.
     """
     elements = [_element(x) for x in evidence]
     out = NumberCheck()
@@ -285,8 +287,11 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         words = _tokens(_element_text(el))
         return _title_named(el.page, folded) or any(n and n <= words for n in names)
 
-    found = [(el, quantities(el.text)) for el in elements]
     topical = {el.id: on_topic(el) for el in elements}
+    # values agree only where the claim's topic is (a year on a distractor page proves nothing),
+    # unless no element is on topic
+    readable = [el for el in elements if topical[el.id]] or elements
+    found = [(el, quantities(el.text)) for el in readable]
     for q in claimed:
         agree, differ = False, None
         context = _context_words(claim, q)
