@@ -146,6 +146,8 @@ def claim_names(claim: str) -> list[str]:
     Dam", "Vienna"; a capitalised sentence opener alone is not a name."""
     out: list[str] = []
     claim = unicodedata.normalize("NFC", claim)
+    if not any(c.isupper() for c in claim):
+        return _content_runs(claim)
     for m in _CAP_RUN.finditer(claim):
         words = m.group(0).split()
         if m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", '"')):
@@ -158,6 +160,26 @@ def claim_names(claim: str) -> list[str]:
         if name and any(c.isalpha() for c in name) and name.casefold() not in _OPENERS:
             out.append(name)
     return list(dict.fromkeys(out))
+
+
+def _content_runs(claim: str) -> list[str]:
+    """Names of a lower-cased claim (TabFact statements come so): runs of two or more content
+    words ("inverness club", "minnesota timberwolves"), split at stopwords, numbers and marks."""
+    runs, cur = [], []
+    for tok in re.findall(r"[\w'’.&-]+|[^\w\s]", claim):
+        if tok.isalpha() and tok not in STOPWORDS and tok not in _TABFACT_VERBS:
+            cur.append(tok)
+            continue
+        if len(cur) >= 2:
+            runs.append(" ".join(cur))
+        cur = []
+    if len(cur) >= 2:
+        runs.append(" ".join(cur))
+    return list(dict.fromkeys(runs))
+
+
+#: Verbs of lemmatised TabFact statements that join names without naming anything.
+_TABFACT_VERBS = frozenset("win won lose lost play score have be get take make".split())
 
 
 def _title_named(title: str, claim_folded: str) -> bool:
@@ -251,7 +273,8 @@ def check_evidence(
     uncovered = [
         n for n in names if not all(word_stem(w) in folded for w in WORD.findall(_fold(n)))
     ]
-    return Sufficiency(p >= threshold, p, feats, names, uncovered, numbers)
+    # a value the evidence states differently for the same thing decides the claim (REFUTES)
+    return Sufficiency(p >= threshold or numbers.conflict, p, feats, names, uncovered, numbers)
 
 
 def _context_words(claim: str, q: Quantity) -> set[str]:
