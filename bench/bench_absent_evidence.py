@@ -166,8 +166,9 @@ def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list
         model_label = row.get("label_before_checks", row["predicted_label"])
         new = {k: v for k, v in row.items() if k != "label_before_checks"}
         new["predicted_label"] = model_label
+        cached = (row.get("sufficiency") or {}).get("features") or {}
         check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
-                                      model=model)  # fmt: skip
+                                      model=model, similarity=cached.get("similarity"))  # fmt: skip
         new["features"] = check.features
         new.setdefault("label_before_checks", model_label)
         out.append(new)
@@ -191,28 +192,52 @@ def summary(rows: list[dict]) -> dict:
 
 
 def fit(absent: list[dict], present: list[dict], target: float) -> dict:
-    """Logistic weights (sufficient = present) over the check's features, and the threshold
-    giving NOT ENOUGH INFO on ``target`` of the absent rows with the fewest present rows lost."""
+    """Logistic weights (sufficient = present) over the check's features, and the lowest
+    threshold giving NOT ENOUGH INFO on ``target`` of the absent rows (the model's own NOT
+    ENOUGH INFO and number conflicts counted as they are); a sweep shows the trade-off."""
     import numpy as np
 
-    from wikicheck.verifier.sufficiency import FEATURES as names
+    from wikicheck.verifier.sufficiency import FEATURES
 
-    x = np.array([[r["features"][k] for k in names] for r in absent + present], dtype=float)
+    rows = absent + present
+    names = [k for k in FEATURES if all(k in r["features"] for r in rows)]
+    x = np.array([[r["features"][k] for k in names] for r in rows], dtype=float)
     y = np.array([0.0] * len(absent) + [1.0] * len(present))
     xb = np.hstack([np.ones((len(x), 1)), x])
     w = np.zeros(xb.shape[1])
-    for _ in range(5000):  # plain gradient descent; 4 features, a few hundred rows
+    for _ in range(5000):  # plain gradient descent; a few features, a few hundred rows
         p = 1 / (1 + np.exp(-xb @ w))
         w -= 0.5 * (xb.T @ (p - y) / len(y) + 1e-3 * np.r_[0, w[1:]])
     p = 1 / (1 + np.exp(-xb @ w))
     pa, pp = p[: len(absent)], p[len(absent) :]
-    threshold = float(np.quantile(pa, target))
+
+    def labels(rows: list[dict], probs, threshold: float) -> list[str]:
+        out = []
+        for r, q in zip(rows, probs):
+            conflict = bool(r["sufficiency"]["numbers"]["conflicts"])
+            label = r["label_before_checks"]
+            label = "REFUTES" if label == "SUPPORTS" and conflict else label
+            out.append(NEI if q < threshold and not conflict else label)
+        return out
+
+    sweep = []
+    for t in np.linspace(0.05, 0.95, 19):
+        la, lp = labels(absent, pa, t), labels(present, pp, t)
+        sweep.append({
+            "threshold": round(float(t), 2),
+            "absent_nei": round(sum(x == NEI for x in la) / len(la), 4),
+            "present_nei": round(sum(x == NEI for x in lp) / len(lp), 4),
+            "present_accuracy": round(
+                sum(x == r["gold_label"] for x, r in zip(lp, present)) / len(lp), 4),
+        })  # fmt: skip
+    reach = [s for s in sweep if s["absent_nei"] >= target]
+    chosen = reach[0] if reach else sweep[-1]
     return {
         "weights": {"bias": round(float(w[0]), 3),
                     **{k: round(float(v), 3) for k, v in zip(names, w[1:])}},
-        "threshold": round(threshold, 3),
-        "absent_nei_at_threshold": round(float((pa < threshold).mean()), 4),
-        "present_insufficient_at_threshold": round(float((pp < threshold).mean()), 4),
+        "threshold": chosen["threshold"],
+        "at_threshold": chosen,
+        "sweep": sweep,
     }  # fmt: skip
 
 

@@ -42,6 +42,8 @@ __all__ = [
     "check_numbers",
     "apply_evidence_checks",
     "SUFFICIENCY_MODEL",
+    "COVERAGE_MODEL",
+    "evidence_similarity",
 ]
 
 #: Logistic weights over the coverage features (see :func:`features`) and the decision threshold
@@ -50,16 +52,31 @@ __all__ = [
 #: without each claim's evidence pages.
 SUFFICIENCY_MODEL: dict[str, Any] = {
     "weights": {
-        "bias": -3.0,
-        "title_named": 1.0,
-        "name_coverage": 1.0,
-        "names_full": 1.0,
-        "subject_full": 1.5,
-        "content_coverage": 1.0,
-        "page_coverage": 1.5,
-        "numbers_missing": -1.0,
+        "bias": -9.0,
+        "title_named": 1.9,
+        "name_coverage": 0.1,
+        "names_full": 0.6,
+        "subject_full": 2.2,
+        "content_coverage": 2.5,
+        "page_coverage": 3.7,
+        "numbers_missing": -0.3,
+        "similarity": 4.0,
     },
     "threshold": 0.5,
+}
+#: The same without the retriever's similarity, for evidence that carries no dense scores.
+COVERAGE_MODEL: dict[str, Any] = {
+    "weights": {
+        "bias": -6.941,
+        "title_named": 1.916,
+        "name_coverage": 0.093,
+        "names_full": 0.639,
+        "subject_full": 2.228,
+        "content_coverage": 2.464,
+        "page_coverage": 3.694,
+        "numbers_missing": -0.296,
+    },
+    "threshold": 0.25,
 }
 
 # Words that open a sentence capitalised without naming anything.
@@ -198,6 +215,7 @@ FEATURES = (
     "content_coverage",
     "page_coverage",
     "numbers_missing",
+    "similarity",
 )
 
 
@@ -253,12 +271,18 @@ def check_evidence(
     *,
     expand: Callable[[Element], list[Element]] | None = None,
     model: dict[str, Any] | None = None,
+    similarity: float | None = None,
 ) -> Sufficiency:
     """Sufficiency and number check of ``evidence`` (what the model read) for ``claim``.
 
     ``expand`` adds the elements a header cell stands for (its row's data cells), so that a
     header "elevation" is read with its value; :func:`store_expander` makes one from a store.
+    ``similarity``: the retriever's best dense cosine between the claim and the evidence
+    (default: read from the evidence's ``dense`` scores; None where it has none, e.g. gold
+    evidence, which is then judged by the coverage features alone).
     """
+    if similarity is None:
+        similarity = evidence_similarity(evidence)
     elements = [_element(x) for x in evidence]
     if expand is not None:
         extra = [e for el in elements if el.type == "header_cell" for e in expand(el)]
@@ -266,8 +290,12 @@ def check_evidence(
         elements += [e for e in extra if e.id not in have and not have.add(e.id)]
     numbers = check_numbers(claim, elements)
     feats = features(claim, elements, numbers)
+    if model is None:
+        model = SUFFICIENCY_MODEL if similarity is not None else COVERAGE_MODEL
+    if similarity is not None:
+        feats["similarity"] = round(similarity, 4)
     p = score(feats, model) if elements else 0.0
-    threshold = (model or SUFFICIENCY_MODEL)["threshold"]
+    threshold = model["threshold"]
     folded = {w for el in elements for w in _tokens(_element_text(el))}
     names = claim_names(claim)
     uncovered = [
@@ -275,6 +303,19 @@ def check_evidence(
     ]
     # a value the evidence states differently for the same thing decides the claim (REFUTES)
     return Sufficiency(p >= threshold or numbers.conflict, p, feats, names, uncovered, numbers)
+
+
+def evidence_similarity(evidence: Sequence[Element | Evidence], top: int = 5) -> float | None:
+    """The best dense cosine among the first ``top`` retrieved items (None: no dense scores).
+
+    Why the retriever's score: when the index holds the claim's page, some element of it reads
+    almost like the claim (cosine 0.7-0.99 on FEVEROUS-S); when it does not, the best a
+    distractor reaches is mostly 0.2-0.6 — a signal the coverage of names cannot give when the
+    distractor shares them."""
+    scores = [
+        x.scores["dense"] for x in list(evidence)[:top] if isinstance(x, Evidence) and "dense" in x.scores
+    ]
+    return max(scores) if scores else None
 
 
 def _context_words(claim: str, q: Quantity) -> set[str]:
@@ -399,6 +440,7 @@ def apply_evidence_checks(
     used: Sequence[str] | None = None,
     oracle: bool = False,
     model: dict[str, Any] | None = None,
+    similarity: float | None = None,
 ) -> Sufficiency:
     """Run :func:`check_evidence` on what the model read (``used`` ids, default all of
     ``evidence``) and write it into a prediction ``row``: ``sufficient``, ``sufficiency``
@@ -410,11 +452,13 @@ def apply_evidence_checks(
     "the table does not decide" through the model's NOT ENOUGH INFO), so only the number check
     may change the label. ``model``: another sufficiency model than :data:`SUFFICIENCY_MODEL`
     (``bench/bench_absent_evidence.py --fit`` tries them)."""
+    expand = store_expander(store) if store is not None else None
+    if similarity is None:  # the retrieval's top, read before the window cuts it
+        similarity = evidence_similarity(evidence)
     if used is not None:
         keep = set(used)
         evidence = [x for x in evidence if _element(x).id in keep] or list(evidence)
-    expand = store_expander(store) if store is not None else None
-    check = check_evidence(claim, evidence, expand=expand, model=model)
+    check = check_evidence(claim, evidence, expand=expand, model=model, similarity=similarity)
     row["sufficient"] = check.sufficient
     row["sufficiency"] = check.to_dict()
     before = row.get("predicted_label")
