@@ -159,21 +159,44 @@ def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list
     from wikicheck.verifier.sufficiency import apply_evidence_checks
 
     store = open_store(index_dir=index_dir)
+    similarities = _similarities(rows, store)
     out = []
-    for row in rows:
+    for row, similarity in zip(rows, similarities):
         found = store.get(row["evidence_in_window"])
         elements = [found[i] for i in row["evidence_in_window"] if i in found]
         model_label = row.get("label_before_checks", row["predicted_label"])
         new = {k: v for k, v in row.items() if k != "label_before_checks"}
         new["predicted_label"] = model_label
-        cached = (row.get("sufficiency") or {}).get("features") or {}
         check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
-                                      model=model, similarity=cached.get("similarity"))  # fmt: skip
+                                      model=model, similarity=similarity)  # fmt: skip
         new["features"] = check.features
         new.setdefault("label_before_checks", model_label)
         out.append(new)
     store.close()
     return out
+
+
+def _similarities(rows: list[dict], store) -> list[float | None]:
+    """Each row's retrieval similarity (the best dense cosine of its first five evidence items):
+    cached in the row, else embedded again with the retriever's encoder."""
+    cached = [((r.get("sufficiency") or {}).get("features") or {}).get("similarity") for r in rows]
+    todo = [i for i, c in enumerate(cached) if c is None and rows[i]["evidence_in_window"]]
+    if not todo:
+        return cached
+    from wikicheck.retriever.pipeline import Retriever
+
+    reranker = Retriever(store).reranker
+    for start in range(0, len(todo), 64):
+        part = todo[start : start + 64]
+        found = store.get([e for i in part for e in rows[i]["evidence_in_window"][:5]])
+        tops = [[found[e] for e in rows[i]["evidence_in_window"][:5] if e in found] for i in part]
+        elements = list({el.id: el for top in tops for el in top}.values())
+        vecs, claim_vecs = reranker.embed(elements, [rows[i]["claim"] for i in part])
+        at = {el.id: n for n, el in enumerate(elements)}
+        for i, top, cv in zip(part, tops, claim_vecs):
+            sims = [float(vecs[at[el.id]] @ cv) for el in top]
+            cached[i] = max(sims) if sims else None
+    return cached
 
 
 def summary(rows: list[dict]) -> dict:

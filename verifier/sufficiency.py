@@ -52,17 +52,17 @@ __all__ = [
 #: without each claim's evidence pages.
 SUFFICIENCY_MODEL: dict[str, Any] = {
     "weights": {
-        "bias": -9.0,
-        "title_named": 1.9,
-        "name_coverage": 0.1,
-        "names_full": 0.6,
-        "subject_full": 2.2,
-        "content_coverage": 2.5,
-        "page_coverage": 3.7,
-        "numbers_missing": -0.3,
-        "similarity": 4.0,
+        "bias": -8.319,
+        "title_named": 1.679,
+        "name_coverage": -0.113,
+        "names_full": 0.606,
+        "subject_full": 1.842,
+        "content_coverage": 2.086,
+        "page_coverage": 2.694,
+        "numbers_missing": -0.317,
+        "similarity": 4.159,
     },
-    "threshold": 0.5,
+    "threshold": 0.45,
 }
 #: The same without the retriever's similarity, for evidence that carries no dense scores.
 COVERAGE_MODEL: dict[str, Any] = {
@@ -76,7 +76,7 @@ COVERAGE_MODEL: dict[str, Any] = {
         "page_coverage": 3.694,
         "numbers_missing": -0.296,
     },
-    "threshold": 0.25,
+    "threshold": 0.45,
 }
 
 # Words that open a sentence capitalised without naming anything.
@@ -131,6 +131,7 @@ class Sufficiency:
         return {
             "sufficient": self.sufficient,
             "score": round(self.score, 4),
+            "features": {k: round(v, 4) for k, v in self.features.items()},
             "names": self.names,
             "uncovered": self.uncovered,
             "numbers": self.numbers.to_dict(),
@@ -313,7 +314,9 @@ def evidence_similarity(evidence: Sequence[Element | Evidence], top: int = 5) ->
     distractor reaches is mostly 0.2-0.6 — a signal the coverage of names cannot give when the
     distractor shares them."""
     scores = [
-        x.scores["dense"] for x in list(evidence)[:top] if isinstance(x, Evidence) and "dense" in x.scores
+        x.scores["dense"]
+        for x in list(evidence)[:top]
+        if isinstance(x, Evidence) and "dense" in x.scores
     ]
     return max(scores) if scores else None
 

@@ -184,7 +184,9 @@ def number_strings(text: str) -> list[str]:
     de-duplicated: what a claim's numbers are looked up by in cells and passages."""
     seen: dict[str, None] = {}
     for m in NUMBER.finditer(text):
-        seen.setdefault((m.group(1) or "").replace("\u2212", "-") + m.group(2).replace(",", ""), None)
+        seen.setdefault(
+            (m.group(1) or "").replace("\u2212", "-") + m.group(2).replace(",", ""), None
+        )
     return list(seen)
 
 
