@@ -214,7 +214,25 @@ def summary(rows: list[dict]) -> dict:
     }
 
 
-def fit(absent: list[dict], present: list[dict], target: float) -> dict:
+def _kind_filter(kind: str, absent_index: str, present_index: str):
+    """Row filter by evidence kind (``wikicheck.verifier.sufficiency.table_evidence``)."""
+    if kind == "all":
+        return lambda row, which: True
+    from wikicheck.indexer.stores import open_store
+    from wikicheck.verifier.sufficiency import table_evidence
+
+    stores = {"absent": open_store(index_dir=absent_index),
+              "present": open_store(index_dir=present_index)}  # fmt: skip
+
+    def keep(row: dict, which: str) -> bool:
+        found = stores[which].get(row["evidence_in_window"])
+        is_table = table_evidence([found[i] for i in row["evidence_in_window"] if i in found])
+        return is_table == (kind == "table")
+
+    return keep
+
+
+def fit(absent: list[dict], present: list[dict], target: float, drop: set = frozenset()) -> dict:
     """Logistic weights (sufficient = present) over the check's features, and the lowest
     threshold giving NOT ENOUGH INFO on ``target`` of the absent rows (the model's own NOT
     ENOUGH INFO and number conflicts counted as they are); a sweep shows the trade-off."""
@@ -223,7 +241,8 @@ def fit(absent: list[dict], present: list[dict], target: float) -> dict:
     from wikicheck.verifier.sufficiency import FEATURES
 
     rows = absent + present
-    names = [k for k in FEATURES if all(k in r["features"] for r in rows)]
+    names = [k for k in FEATURES if k not in drop and all(k in r["features"] for r in rows)]
+    print(f"fitting on {len(absent)} absent and {len(present)} present rows: {names}")
     x = np.array([[r["features"][k] for k in names] for r in rows], dtype=float)
     y = np.array([0.0] * len(absent) + [1.0] * len(present))
     xb = np.hstack([np.ones((len(x), 1)), x])
@@ -275,6 +294,17 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--limit", type=int, default=300)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
+    ap.add_argument(
+        "--evidence",
+        choices=["all", "table", "text"],
+        default="all",
+        help="--fit on rows whose evidence is mostly table cells, or is not",
+    )
+    ap.add_argument(
+        "--no-similarity",
+        action="store_true",
+        help="--fit without the retriever's similarity (the coverage model)",
+    )
     ap.add_argument("--fit", type=float, default=None, metavar="TARGET",
                     help="choose the sufficiency model for NEI on TARGET of the absent claims")  # fmt: skip
     args = ap.parse_args(argv)
@@ -314,7 +344,11 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"anchor (model alone, same run): absent NEI {result['anchor']['absent_nei_model_only']:.3f}, "
               f"present accuracy {result['anchor']['present_accuracy_model_only']:.3f}")  # fmt: skip
         if args.fit is not None:
-            result["fit"] = fit(absent, present, args.fit)
+            keep = _kind_filter(args.evidence, str(index_dir), args.present_index)
+            names_drop = {"similarity"} if args.no_similarity else set()
+            result["fit"] = fit([r for r in absent if keep(r, "absent")],
+                                [r for r in present if keep(r, "present")], args.fit,
+                                drop=names_drop)  # fmt: skip
             print("fitted sufficiency model:", json.dumps(result["fit"]))
     result["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(result))

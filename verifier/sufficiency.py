@@ -79,6 +79,11 @@ COVERAGE_MODEL: dict[str, Any] = {
     "threshold": 0.45,
 }
 
+#: For evidence that is mostly table cells (:func:`table_evidence`): fitted the same way on
+#: TabFact val's training half (``bench/bench_absent_evidence.py tabfact --fit``).
+TABLE_MODEL: dict[str, Any] = SUFFICIENCY_MODEL
+TABLE_COVERAGE_MODEL: dict[str, Any] = COVERAGE_MODEL
+
 # Words that open a sentence capitalised without naming anything.
 _OPENERS = STOPWORDS | frozenset("there it in on at during after before".split())
 _CAP_RUN = re.compile(
@@ -292,7 +297,7 @@ def check_evidence(
     numbers = check_numbers(claim, elements)
     feats = features(claim, elements, numbers)
     if model is None:
-        model = SUFFICIENCY_MODEL if similarity is not None else COVERAGE_MODEL
+        model = model_for(elements, similarity is not None)
     if similarity is not None:
         feats["similarity"] = round(similarity, 4)
     p = score(feats, model) if elements else 0.0
@@ -304,6 +309,23 @@ def check_evidence(
     ]
     # a value the evidence states differently for the same thing decides the claim (REFUTES)
     return Sufficiency(p >= threshold or numbers.conflict, p, feats, names, uncovered, numbers)
+
+
+def table_evidence(elements: Sequence[Element]) -> bool:
+    """Whether most of the evidence is cells of (non-infobox) tables: short cells read less like
+    the claim than sentences do, so such evidence has a model of its own."""
+    cells = [
+        el for el in elements
+        if el.type in ("cell", "header_cell", "table_caption") and el.table_type != "infobox"
+    ]  # fmt: skip
+    return bool(elements) and 2 * len(cells) > len(elements)
+
+
+def model_for(elements: Sequence[Element], has_similarity: bool) -> dict[str, Any]:
+    """The sufficiency model for this evidence: tables or text, with or without dense scores."""
+    if table_evidence(elements):
+        return TABLE_MODEL if has_similarity else TABLE_COVERAGE_MODEL
+    return SUFFICIENCY_MODEL if has_similarity else COVERAGE_MODEL
 
 
 def evidence_similarity(evidence: Sequence[Element | Evidence], top: int = 5) -> float | None:
