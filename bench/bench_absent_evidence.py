@@ -83,6 +83,13 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
     return claims, pages
 
 
+def _gold_pages(claim) -> set[str]:
+    from wikicheck.ids import parse_id
+
+    pages = {parse_id(i).page for es in claim.evidence for i in es.content}
+    return pages | {parse_id(t).page for t in claim.extra.get("gold_tables") or []}
+
+
 def build_absent_index(sources: list[str], removed: set[str], work: Path) -> tuple[Path, dict]:
     """Index ``sources`` without the pages in ``removed`` (reused when built for the same set)."""
     from wikicheck.indexer.pipeline import index_sources
@@ -305,6 +312,9 @@ def main(argv: list[str] | None = None) -> dict:
         action="store_true",
         help="--fit without the retriever's similarity (the coverage model)",
     )
+    ap.add_argument("--found-only", action="store_true",
+                    help="--fit on present rows whose window holds a gold page only (where the "
+                         "retriever missed it, the evidence read is not sufficient either)")  # fmt: skip
     ap.add_argument("--fit", type=float, default=None, metavar="TARGET",
                     help="choose the sufficiency model for NEI on TARGET of the absent claims")  # fmt: skip
     args = ap.parse_args(argv)
@@ -345,6 +355,16 @@ def main(argv: list[str] | None = None) -> dict:
               f"present accuracy {result['anchor']['present_accuracy_model_only']:.3f}")  # fmt: skip
         if args.fit is not None:
             keep = _kind_filter(args.evidence, str(index_dir), args.present_index)
+            if args.found_only:
+                from wikicheck.ids import parse_id
+
+                gold = {str(c.id): _gold_pages(c) for c in claims}
+                kind_keep = keep
+
+                def keep(row, which):  # noqa: E306 - the kind filter plus "gold page read"
+                    read = {parse_id(i).page for i in row["evidence_in_window"]}
+                    found = bool(read & gold[str(row["id"])])
+                    return kind_keep(row, which) and (which == "absent" or found)
             names_drop = {"similarity"} if args.no_similarity else set()
             result["fit"] = fit([r for r in absent if keep(r, "absent")],
                                 [r for r in present if keep(r, "present")], args.fit,
