@@ -325,7 +325,8 @@ def main(argv: list[str] | None = None) -> dict:
     sources = args.pages or [str(Path(args.converted) / "pages.jsonl")]
     t0 = time.perf_counter()
     index_dir, info = build_absent_index(sources, pages, work)
-    print(f"claims: {len(claims)} ({args.kind}, training side); {json.dumps(info)}")
+    side = "dev, never fitted on" if args.kind == "infotabs" else "training side"
+    print(f"claims: {len(claims)} ({args.kind}, {side}); {json.dumps(info)}")
     result: dict = {"claims": len(claims), "index": info}
     absent = run_claims(claims, str(index_dir), work / "rows-absent.jsonl", args.batch)
     present = None
@@ -338,6 +339,9 @@ def main(argv: list[str] | None = None) -> dict:
     result["absent"] = summary(absent)
     print(f"pages absent : NEI {result['absent']['nei']:.3f} of {len(absent)} "
           f"(labels {result['absent']['labels']})")  # fmt: skip
+    base = [dict(r, predicted_label=r.get("label_before_checks", r["predicted_label"]))
+            for r in absent]  # fmt: skip
+    print(f"anchor (model alone, same run): absent NEI {summary(base)['nei']:.3f}")
     if present is not None:
         result["present"] = summary(present)
         print(
@@ -365,6 +369,7 @@ def main(argv: list[str] | None = None) -> dict:
                     read = {parse_id(i).page for i in row["evidence_in_window"]}
                     found = bool(read & gold[str(row["id"])])
                     return kind_keep(row, which) and (which == "absent" or found)
+
             names_drop = {"similarity"} if args.no_similarity else set()
             result["fit"] = fit([r for r in absent if keep(r, "absent")],
                                 [r for r in present if keep(r, "present")], args.fit,
