@@ -9,7 +9,7 @@
 #   docker build --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 -t wikicheck:gpu .
 #   docker run --rm --gpus all -p 127.0.0.1:8080:8080 -v "$PWD/wikicheck-index:/data/index" \
 #       wikicheck:gpu wikicheck serve --host 0.0.0.0 --index-dir /data/index --model owner/nli-model
-# The verifier then runs on the GPU under bf16/fp16 autocast (docs/serving.md).
+# The verifier then runs on the GPU under bf16/fp16 autocast (docs/how-to/serve.md).
 
 FROM python:3.11-slim
 

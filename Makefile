@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup quickstart test lint bench
+.PHONY: setup quickstart test lint bench docs
 
 $(BIN)/wikicheck: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ $(FEVEROUS_DIR)/feverous: | setup
 test: setup $(FEVEROUS_DIR)/feverous
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider -rs
 
-# lint-imports: the layers contract in .importlinter (DESIGN.md §2); tests/test_layers.py runs it too.
+# lint-imports: the layers contract in .importlinter (docs/architecture.md §2); tests/test_layers.py runs it too.
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-cache
+
+# The generated parts of the docs: the README's figures table (from recipes/*.toml [expected] and
+# bench/results.toml) and docs/reference/commands.md (from every command's --help).
+docs: setup
+	$(BIN)/python bench/figures.py --write
+	HF_HUB_OFFLINE=1 $(BIN)/python docs/generate.py

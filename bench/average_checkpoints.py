@@ -1,10 +1,10 @@
 """Average the weights of two checkpoints of one fine-tuning path (a "model soup"):
 ``OUT = (1 - alpha) * A + alpha * B``, every floating-point tensor, in A's dtype.
 
-Why: phase 10 continued phase 8, so both sit in one basin, and an average can keep what each
-does best without a second forward pass at inference. Measured in session 11 (model card,
-"Session 11"): the uniform average scored like phase 8, so nothing averaged is shipped. OUT gets
-B's config and tokenizer without calibration (``bench/calibrate_verifier.py --model OUT --write``).
+Why: when B continued A's fine-tuning, both sit in one basin, and an average can keep what each
+does best without a second forward pass at inference. The uniform average of the shipped weights
+and a continuation on all of TabFact and InfoTabs train scored like the shipped weights
+(``CHANGELOG.md``, 0.1.0), so nothing averaged is shipped. OUT gets B's config and tokenizer without calibration (``bench/calibrate_verifier.py --model OUT --write``).
 
     PYTHONPATH=. .venv/bin/python bench/average_checkpoints.py A B OUT --alpha 0.5
 """

@@ -34,7 +34,7 @@ def _pick(key: str, options: list) -> object:
 
 def changed(claim: str, key: str) -> tuple[str, str, str] | None:
     """The claim with its first measurable value changed: (new claim, old value, new value)."""
-    from wikicheck.text.quantities import quantities
+    from wikicheck.common.quantities import quantities
     from wikicheck.verifier.sufficiency import _is_name_part
 
     for q in quantities(claim):

@@ -281,7 +281,9 @@ def main() -> None:
     if args.id_contains:
         claims = [c for c in claims if args.id_contains in str(c.id)]
     claims = claims[: args.limit] if args.limit else claims
-    extra = dict(kv.split("=", 1) for kv in args.set)
+    from wikicheck.common.settings import parse_value
+
+    extra = {k: parse_value(v) for k, v in (kv.split("=", 1) for kv in args.set)}
     if args.vs_bm25s:
         print(f"corpus: {st.pages:,} pages, {st.elements:,} elements ({args.index_dir})")
         print(f"claims: {len(claims):,} ({args.claims}, part {args.part})")

@@ -24,8 +24,8 @@ in its config.json (``--write``); nothing here reads a set that is reported as a
   sentences that do not decide the claim read as support); the gold pairs keep the oracle
   setting from paying for that correction.
 - ``wikicheck_executor_margin`` (``wikicheck.verifier.tables.combine``): how much more confident than the
-  model the table executor must be to override it. Chosen on TabFact val's *training half* (the
-  tables never trained on by phase 9 and never reported); when no margin beats the model alone,
+  model the table executor must be to override it. Chosen on TabFact val's *training half* (tables
+  never reported); when no margin beats the model alone,
   the executor stays off for this checkpoint (the margin is recorded as null).
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python bench/calibrate_verifier.py --model DIR --write

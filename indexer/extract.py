@@ -35,7 +35,11 @@ class PageError(InputError):
 def resolve_links(text: str) -> tuple[str, list[str]]:
     """``[[Target|anchor]]`` -> ``anchor``, ``[[Target]]`` -> ``Target``; returns (text, targets).
 
-    Targets come back with spaces instead of underscores, the form page titles take.
+    Targets come back with spaces instead of underscores, the form page titles take. The anchor
+    may hold anything, brackets included: the dump writes IPA links as
+    ``[[Standard_German|[ˈaːrə]]`` (the anchor's own ``]`` and the link's ``]]`` run together)
+    and anchors can hold other links. Simple links go through one regex (the common case, and
+    fast); whatever ``[[`` is left is read by :func:`_scan_links`, which counts brackets.
     """
     if "[[" not in text:
         return text, []
@@ -48,7 +52,71 @@ def resolve_links(text: str) -> tuple[str, list[str]]:
             targets.append(t)
         return anchor if anchor is not None else target.replace("_", " ")
 
-    return _LINK_RE.sub(_sub, text), targets
+    text = _LINK_RE.sub(_sub, text)
+    if "[[" in text:
+        text = _scan_links(text, targets)
+    return text, targets
+
+
+def _scan_links(text: str, targets: list[str]) -> str:
+    """Resolve the links the regex cannot: anchors with brackets or links inside them.
+
+    A ``[[`` that does not start a link (no ``|`` or ``]]`` after a bracket-free target, or no
+    closing ``]]``) is kept as text.
+    """
+    out: list[str] = []
+    i = 0
+    while (j := text.find("[[", i)) >= 0:
+        out.append(text[i:j])
+        end, shown = _link_at(text, j, targets)
+        if end is None:
+            out.append("[")  # not a link: keep this bracket, look again from the next one
+            i = j + 1
+        else:
+            out.append(shown)
+            i = end
+    out.append(text[i:])
+    return "".join(out)
+
+
+def _link_at(text: str, start: int, targets: list[str]) -> tuple[int | None, str]:
+    """The link at ``text[start:]`` (which begins ``[[``): (index after it, text shown)."""
+    n = len(text)
+    p = start + 2
+    while p < n and text[p] not in "[]|":
+        p += 1
+    target = text[start + 2 : p]
+    if text.startswith("]]", p):
+        _add_target(target, targets)
+        return p + 2, target.replace("_", " ")
+    if p >= n or text[p] != "|":
+        return None, ""
+    first = p = p + 1
+    depth = 0  # brackets the anchor opened and has not closed
+    while p < n:
+        c = text[p]
+        if c == "[":
+            depth += 1
+        elif text.startswith("]]", p):
+            if depth and text.startswith("]]]", p):  # the anchor's "]", then the link's "]]"
+                depth -= 1
+                p += 1
+                continue
+            # The link's "]]". An anchor bracket still open lost its "]" to it in the dump
+            # ("[[Standard_German|[ˈaːrə]]"): give it back, so the text reads "[ˈaːrə]".
+            anchor = text[first:p] + "]" * depth
+            _add_target(target, targets)
+            return p + 2, _scan_links(anchor, targets) if "[[" in anchor else anchor
+        elif c == "]" and depth:
+            depth -= 1
+        p += 1
+    return None, ""
+
+
+def _add_target(target: str, targets: list[str]) -> None:
+    t = target.replace("_", " ").strip()
+    if t:
+        targets.append(t)
 
 
 def _span(cell: dict, key: str) -> int:

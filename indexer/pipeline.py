@@ -16,6 +16,7 @@ Entry point: :func:`index_sources`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import multiprocessing
 import os
@@ -30,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from wikicheck.common.files import output_lock
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.indexer.extract import extract_located
 from wikicheck.indexer.readers import RawRecord, open_reader, parse_record
@@ -189,6 +191,22 @@ def _chunks(records: Iterable[RawRecord], size: int) -> Iterator[list[tuple[int,
 # -- main side ------------------------------------------------------------------------------
 
 
+def _locked(index: Callable[..., IndexSummary]) -> Callable[..., IndexSummary]:
+    """Hold an embedded index's folder lock for the whole run: a second ``index`` into the same
+    folder fails at once instead of interleaving commits and checkpoints with this one."""
+
+    @functools.wraps(index)
+    def run(sources: Sequence[str | os.PathLike], store: Store, **kw: Any) -> IndexSummary:
+        folder = getattr(store, "path", None)
+        if folder is None or not os.path.isdir(folder):  # Elasticsearch: the cluster's business
+            return index(sources, store, **kw)
+        with output_lock(folder, "index"):
+            return index(sources, store, **kw)
+
+    return run
+
+
+@_locked
 def index_sources(
     sources: Sequence[str | os.PathLike],
     store: Store,

@@ -1,4 +1,6 @@
-"""Evidence retrieval for claims (DESIGN §5): analysis -> pages -> elements -> dense -> evidence.
+"""Evidence retrieval for claims: analysis -> pages -> elements -> dense -> evidence.
+
+The contract is ``docs/architecture.md`` §5.
 
 Entry point: ``Retriever(store, RetrieverConfig()).retrieve(claim)``; see ``docs/retrieval.md``.
 Importing this package loads no model: spaCy and the encoder load on first use.

@@ -21,11 +21,11 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from wikicheck.common.quantities import number_strings
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
-from wikicheck.text.quantities import number_strings
 
 __all__ = ["select_evidence", "match_count"]
 

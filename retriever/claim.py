@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikicheck.common.quantities import number_strings
+from wikicheck.common.text import STOPWORDS, distinct
 from wikicheck.errors import ModelError
-from wikicheck.text.quantities import number_strings
-from wikicheck.text.words import STOPWORDS as _STOPWORDS
-from wikicheck.text.words import content_terms
 
 __all__ = ["ClaimAnalysis", "analyze_claim", "analyze_claims", "content_terms", "load_nlp"]
 
@@ -33,6 +32,7 @@ _LEADING_DROP = frozenset("the a an in on at of for to from by with as".split())
 _QUOTE_RE = re.compile(r"[\"“”„«»]([^\"“”„«»]{2,120})[\"“”„«»]|(?<!\w)'([^']{2,80})'(?!\w)")
 _YEAR_RE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY", "DATE", "TIME"})
+_WORD_RE = re.compile(r"\w+", re.UNICODE)
 
 _NLP: Any = None
 _NLP_LOCK = threading.Lock()
@@ -69,6 +69,16 @@ class ClaimAnalysis:
     def terms(self) -> list[str]:
         """Content words of the claim (lower-cased, stopwords dropped, first occurrence order)."""
         return content_terms(self.text)
+
+
+def content_terms(text: str) -> list[str]:
+    """Lower-cased content words, de-duplicated: shorter OR queries that rank the same (why:
+    long claims make many-term queries; stopwords cost posting-list reads and add nothing)."""
+    seen: dict[str, None] = {}
+    for w in _WORD_RE.findall(text.casefold()):
+        if w not in STOPWORDS and w not in seen:
+            seen[w] = None
+    return list(seen)
 
 
 def load_nlp():
@@ -112,7 +122,7 @@ def _from_doc(text: str, doc) -> ClaimAnalysis:
     a.numbers = number_strings(text)
     dates = [e.text for e in doc.ents if e.label_ in ("DATE", "TIME")]
     dates += [m.group(1) for m in _YEAR_RE.finditer(text)]
-    a.dates = _dedupe(dates)
+    a.dates = distinct(dates)
     a.spans = _candidate_spans(a)
     strong = a.quoted + [t for t, label in a.entities if label not in _NUMERIC_LABELS]
     a.strong = frozenset(s.strip(" ,.;:!?\"'") for s in strong + a.capitalized)
@@ -164,7 +174,7 @@ def _subspans(span: str, max_words: int = 8) -> list[str]:
             part = words[i : i + n]
             if part[0].casefold() in _CONNECTORS or part[-1].casefold() in _CONNECTORS:
                 continue
-            if n == 1 and (part[0].casefold() in _STOPWORDS or len(part[0]) < 3):
+            if n == 1 and (part[0].casefold() in STOPWORDS or len(part[0]) < 3):
                 continue
             out.append(" ".join(part))
     return out
@@ -181,12 +191,4 @@ def _candidate_spans(a: ClaimAnalysis) -> list[str]:
     for chunk in a.noun_chunks:
         spans.append(chunk)
         spans.append(_strip_det(chunk))
-    return _dedupe(s.strip(" ,.;:!?\"'") for s in spans if s and len(s.strip()) >= 2)
-
-
-def _dedupe(values: Iterable[str]) -> list[str]:
-    seen: dict[str, None] = {}
-    for v in values:
-        if v and v not in seen:
-            seen[v] = None
-    return list(seen)
+    return distinct(s.strip(" ,.;:!?\"'") for s in spans if s and len(s.strip()) >= 2)

@@ -11,7 +11,8 @@ The encoder is all-MiniLM-L6-v2 or a student distilled from it (``dense_model``,
   the sentence-transformers recipe.
 
 ``auto`` picks ONNX when onnxruntime and onnx are installed: measured faster at equal
-retrieval quality (``docs/retrieval.md``, ``bench/bench_retrieval.py --compare-encoders``).
+retrieval quality (``docs/retrieval.md``; ``bench/bench_retrieval.py --configs
+dense-onnx,dense-torch``).
 Element vectors precomputed at index time (``wikicheck embed``, :mod:`wikicheck.retriever.vectors`) are
 looked up by id; the rest are encoded and cached by id (an LRU), so re-ranking the same elements
 for many claims encodes each once. Entry point: :class:`DenseReranker`.
@@ -27,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from wikicheck.common.files import atomic_output
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import Element
 from wikicheck.retriever.encoder_models import (
@@ -159,7 +161,7 @@ class OnnxEncoder(Encoder):
         except ImportError as exc:
             raise ModelError(
                 "the ONNX encoder needs onnxruntime: pip install onnxruntime "
-                "(or use --dense-backend torch)"
+                "(or set dense_backend = torch)"
             ) from exc
         if batch_size < 1:
             raise ConfigError(f"the encoder batch size must be at least 1, got {batch_size}")
@@ -378,15 +380,14 @@ class DenseReranker:
         with self._lock:
             ids = list(self._cache)
             vecs = np.stack([self._cache[i] for i in ids]) if ids else np.zeros((0, 384))
-        tmp = os.fspath(path) + ".tmp.npz"
-        np.savez(
-            tmp,
-            ids=np.array(ids, dtype=object),
-            vecs=vecs.astype(np.float16),
-            encoder=np.array(self.encoder.name),
-            model=np.array(self.encoder.vector_name),
-        )
-        os.replace(tmp, path)
+        with atomic_output(path, suffix=".npz") as tmp:
+            np.savez(
+                tmp,
+                ids=np.array(ids, dtype=object),
+                vecs=vecs.astype(np.float16),
+                encoder=np.array(self.encoder.name),
+                model=np.array(self.encoder.vector_name),
+            )
         return len(ids)
 
     def load(self, path: str | os.PathLike) -> int:
@@ -406,7 +407,7 @@ class DenseReranker:
         if enc != self.encoder.name:
             raise ModelError(
                 f"embedding cache {path} was made by the {enc!r} encoder, not "
-                f"{self.encoder.name!r}: delete it or use --dense-backend {enc}"
+                f"{self.encoder.name!r}: delete it or set dense_backend = {enc}"
             )
         with self._lock:
             for i, v in zip(data["ids"].tolist(), data["vecs"].astype(np.float32)):

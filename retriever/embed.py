@@ -204,13 +204,19 @@ def embed_sources(
                 progress(EmbedProgress(summary.records, left, summary.elements, elapsed))
     except KeyboardInterrupt:
         summary.interrupted = True
+    except BaseException:
+        writer.release()
+        raise
     finally:
         chunks.close()
         summary.seconds = time.perf_counter() - t0
         writer.close()
-    if not summary.interrupted:
-        done = writer.finalize()
-        summary.rows, summary.duplicates = done["rows"], done["duplicates"]
-    else:
-        summary.rows = writer.count
+    try:
+        if not summary.interrupted:
+            done = writer.finalize()
+            summary.rows, summary.duplicates = done["rows"], done["duplicates"]
+        else:
+            summary.rows = writer.count
+    finally:
+        writer.release()
     return summary

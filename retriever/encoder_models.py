@@ -32,6 +32,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from wikicheck.common.files import atomic_write_text
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.retriever.int8 import cache_dir
 
@@ -61,7 +62,7 @@ MODELS = {
 #: The model of ``dense_model = "auto"`` (without precomputed vectors) and of ``wikicheck embed``:
 #: the student, since on FEVEROUS-S dev-tune it kept full-evidence coverage within 0.01 of the
 #: teacher (tune part 0.9195 vs 0.9229, held-out part 0.9286 vs 0.9362) at 1.95x the teacher's
-#: encoding speed (``docs/retrieval.md``).
+#: encoding speed (``docs/retrieval.md``, ``docs/performance.md``).
 DEFAULT_MODEL = "minilm-l3-distilled"
 
 #: Files of a shipped student, in ``retriever/models/NAME/``.
@@ -217,5 +218,5 @@ def export_student(student: Path, name: str, models_dir: Path) -> Path:
         "layers": config["num_hidden_layers"],
         **extra,
     }
-    (out / STUDENT_META).write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
+    atomic_write_text(out / STUDENT_META, json.dumps(meta, indent=2) + "\n")
     return out

@@ -26,7 +26,7 @@ against the fp32 sentence-transformers vectors (``docs/performance.md``):
 * one repair: the quantiser hands the *quantised* copy of a tensor to every consumer, so the
   residual connections (``Add`` / layer norm after each block) would read the LayerNorm outputs
   rounded to 8 bits (cosine to fp32 0.93); they are rewired to the fp32 tensors (0.994 mean,
-  0.989 min; the dynamic build was 0.9935 / 0.9875);
+  0.989 min; a dynamically quantised build: 0.9935 / 0.9875);
 * recipe v4: each ``QuantizeLinear -> DequantizeLinear -> MatMul (DequantizeLinear weight) ->
   Add (bias)`` written as the ``MatMulIntegerToFloat`` kernel that onnxruntime would make of it
   anyway, with the bias inside it: onnxruntime's own fusion leaves the 36 bias ``Add`` nodes
@@ -51,6 +51,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from wikicheck.common.files import atomic_output
 from wikicheck.errors import ModelError
 
 __all__ = [
@@ -296,7 +297,7 @@ def build_int8_model(model_dir: Path, out: Path) -> Path:
     except ImportError as exc:
         raise ModelError(
             f"building the int8 encoder needs torch, transformers, onnx and onnxruntime ({exc}): "
-            "pip install onnx, or use --dense-backend torch"
+            "pip install onnx, or set dense_backend = torch"
         ) from exc
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -329,7 +330,6 @@ def build_int8_model(model_dir: Path, out: Path) -> Path:
         model = onnx.load(str(qdq))
         _feed_residuals_fp32(model)
         _integer_matmuls_with_bias(model)
-        partial = out.with_name(f"{out.name}.{os.getpid()}.tmp")
-        onnx.save(model, str(partial))
-        os.replace(partial, out)
+        with atomic_output(out) as partial:
+            onnx.save(model, str(partial))
     return out

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from wikicheck.common.text import distinct
 from wikicheck.indexer.stores.base import AnyOf, Bool, Prefix, Store, Text, normalize_title
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
@@ -78,7 +79,7 @@ def title_ranking(store: Store, analysis: ClaimAnalysis, config: RetrieverConfig
     if config.title_prefix:
         ranked += _prefix_matches(store, analysis, config, forms)
     ranked.sort(key=lambda kt: kt[0])
-    return _dedupe([t for _, t in ranked])
+    return distinct([t for _, t in ranked])
 
 
 def _title_key(title: str, forms: dict[str, tuple]) -> tuple | None:
@@ -120,7 +121,7 @@ def _entity_like(analysis: ClaimAnalysis) -> list[str]:
         for t, label in analysis.entities
         if label not in ("DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "MONEY", "QUANTITY")
     ]
-    return _dedupe(analysis.quoted + ents + analysis.capitalized)
+    return distinct(analysis.quoted + ents + analysis.capitalized)
 
 
 def bm25_ranking(store: Store, analysis: ClaimAnalysis, config: RetrieverConfig) -> list[str]:
@@ -175,7 +176,7 @@ def find_pages(
         rankings["bm25"] = bm25_ranking(store, analysis, config)
     t2 = time.perf_counter()
     if element_pages:
-        rankings["elements"] = _dedupe(element_pages)
+        rankings["elements"] = distinct(element_pages)
     weights = {
         "titles": config.w_rrf_title,
         "bm25": config.w_rrf_bm25,
@@ -186,7 +187,3 @@ def find_pages(
         timings["pages.titles"] = t1 - t0
         timings["pages.bm25"] = t2 - t1
     return fused
-
-
-def _dedupe(values) -> list[str]:
-    return list(dict.fromkeys(values))

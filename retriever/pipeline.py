@@ -2,8 +2,9 @@
 
 ``Retriever(store, config).retrieve(claim)`` returns a :class:`RetrievalResult` with evidence in
 confidence order, every stage's score per element, the fused page ranking and per-stage timings;
-:meth:`RetrievalResult.to_prediction` gives the official prediction row (DESIGN §3) plus our
-fields. Only the engine-neutral store protocol is used, so both stores behave the same.
+:meth:`RetrievalResult.to_prediction` gives the official prediction row
+(``docs/architecture.md`` §3) plus our fields. Only the engine-neutral store protocol is used,
+so both stores behave the same.
 
 Fusion of element scores (why these three): the dense cosine judges meaning, the max-normalised
 BM25 keeps exact-term evidence (names, numbers) the small encoder blurs, and the page's fused score
@@ -48,7 +49,7 @@ class RetrievalResult:
     def to_prediction(self) -> dict[str, Any]:
         """Official fields (``id``, ``claim``, ``predicted_evidence``) plus ``evidence``/``scores``.
 
-        A retrieval-only prediction has no ``predicted_label`` (DESIGN §3).
+        A retrieval-only prediction has no ``predicted_label`` (docs/architecture.md §3).
         """
         return {
             "id": self.id,

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from wikicheck.common.files import atomic_output, atomic_write_text, output_lock
 from wikicheck.errors import ConfigError, ModelError
 
 __all__ = ["ElementVectors", "VectorWriter", "id_hashes"]
@@ -54,29 +55,29 @@ def _read_meta(path: Path) -> dict[str, Any]:
         meta = json.loads((path / META).read_text("utf-8"))
     except FileNotFoundError:
         raise ModelError(
-            f"no element vectors at {path}: make them with `wikicheck embed SOURCE --out {path}`"
+            f"no element vectors at {path}: make them with `wikicheck embed SOURCE -o {path}`"
         ) from None
     except (OSError, ValueError) as exc:
         raise ModelError(f"unreadable vectors metadata {path / META} ({exc})") from exc
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise ModelError(
             f"{path} does not hold wikicheck element vectors version {VERSION}: "
-            f"rebuild them with `wikicheck embed SOURCE --out {path} --overwrite`"
+            f"rebuild them with `wikicheck embed SOURCE -o {path} --overwrite`"
         )
     return meta
 
 
 def _write_meta(path: Path, meta: dict[str, Any]) -> None:
-    tmp = path / (META + ".tmp")
-    tmp.write_text(json.dumps(meta, indent=2), "utf-8")
-    os.replace(tmp, path / META)
+    atomic_write_text(path / META, json.dumps(meta, indent=2))
 
 
 class VectorWriter:
     """Appends (id, vector) rows; :meth:`checkpoint` makes them durable, :meth:`finalize` searchable.
 
     Rows appended after the last checkpoint are dropped when a run resumes, so a crash or kill
-    never duplicates or loses a row that the checkpoint counts.
+    never duplicates or loses a row that the checkpoint counts. The writer holds the folder's
+    lock (:func:`~wikicheck.common.files.output_lock`) until :meth:`release` (or the end of
+    :meth:`finalize`): a second ``embed`` into the same folder fails at once.
     """
 
     def __init__(
@@ -95,14 +96,28 @@ class VectorWriter:
             raise ConfigError("resume and overwrite conflict: choose one")
         self.path = Path(path)
         self.dim = dim
+        if self.path.exists() and not self.path.is_dir():
+            raise ConfigError(f"{self.path} is a file, not a vectors directory")
+        self.path.mkdir(parents=True, exist_ok=True)
+        self._lock = output_lock(self.path, "element vectors folder")
+        self._lock.__enter__()
+        try:
+            self._open(model, runtime, max_tokens, sources, resume, overwrite)
+        except BaseException:
+            self.release()
+            raise
+
+    def _open(
+        self, model: str, runtime: str, max_tokens: int, sources: str, resume: bool,
+        overwrite: bool,
+    ) -> None:  # fmt: skip
+        dim = self.dim
         exists = (self.path / META).exists()
         if exists and not (resume or overwrite):
             raise ConfigError(
                 f"{self.path} already holds element vectors: pass --resume to continue or "
                 "--overwrite to rebuild them"
             )
-        if self.path.exists() and not self.path.is_dir():
-            raise ConfigError(f"{self.path} is a file, not a vectors directory")
         if resume and exists:
             self.meta = _read_meta(self.path)
             if self.meta["dim"] != dim or self.meta["model"] != model:
@@ -171,17 +186,24 @@ class VectorWriter:
         # Same id twice (a page repeated in the dump) or a hash collision: keep the first row.
         keep = np.ones(len(sorted_h), dtype=bool)
         keep[1:] = sorted_h[1:] != sorted_h[:-1]
-        tmp = self.path / ("lookup.tmp.npz")
-        np.savez(tmp, hashes=sorted_h[keep], rows=order[keep].astype(np.int64))
-        os.replace(tmp, self.path / LOOKUP)
+        with atomic_output(self.path / LOOKUP, suffix=".npz") as tmp:
+            np.savez(tmp, hashes=sorted_h[keep], rows=order[keep].astype(np.int64))
         self.meta["complete"] = True
         _write_meta(self.path, self.meta)
+        self.release()
         return {"rows": int(keep.sum()), "duplicates": int((~keep).sum())}
 
     def close(self) -> None:
-        for f in (self._vec, self._hash):
-            if not f.closed:
+        for f in (getattr(self, "_vec", None), getattr(self, "_hash", None)):
+            if f is not None and not f.closed:
                 f.close()
+
+    def release(self) -> None:
+        """Close the files and give the folder's lock back (idempotent)."""
+        self.close()
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            lock.__exit__(None, None, None)
 
 
 class ElementVectors:
@@ -193,7 +215,7 @@ class ElementVectors:
         if not self.meta.get("complete"):
             raise ModelError(
                 f"element vectors at {self.path} are incomplete (an interrupted run): finish "
-                f"them with `wikicheck embed SOURCE --out {self.path} --resume`"
+                f"them with `wikicheck embed SOURCE -o {self.path} --resume`"
             )
         self.dim = int(self.meta["dim"])
         try:

@@ -30,7 +30,7 @@ def es_server(tmp_path_factory) -> Iterator[EsServer]:
 
 @pytest.fixture
 def real_es_only(es_server: EsServer) -> None:
-    """Skip on the emulator: for behaviour it does not reproduce (docs/elasticsearch.md)."""
+    """Skip on the emulator: for behaviour it does not reproduce (docs/how-to/elasticsearch.md)."""
     if es_server.emulated:
         pytest.skip("noida-db does not reproduce this; set WIKICHECK_ES_URL to a real cluster")
 

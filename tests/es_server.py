@@ -6,8 +6,8 @@ Otherwise the ``noida-db`` binary (PyPI ``noida-db``, in the ``test`` extra) is 
 ``GET /`` answers, and stopped by its PID at the end. If it is missing or does not come up, the
 tests that need a server are skipped with the reason (the log's tail included).
 
-Known emulator gaps are listed in ``docs/elasticsearch.md`` ("What the emulator does not prove");
-tests for them take the ``real_es_only`` fixture and skip on the emulator.
+Known emulator gaps are listed in ``docs/how-to/elasticsearch.md`` ("What the emulator does not
+prove"); tests for them take the ``real_es_only`` fixture and skip on the emulator.
 """
 
 from __future__ import annotations

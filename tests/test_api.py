@@ -108,7 +108,7 @@ def test_a_missing_index_is_retried_until_it_appears(services):
             raise StoreError("no wikicheck index at /data/index")
         return Services(services[0])
 
-    app = create_app(loader=loader, limits=Limits(load_retry_s=0.2))
+    app = create_app(loader=loader, limits=Limits(retry_load=0.2))
     with TestClient(app) as c:
         for _ in range(200):
             r = c.get("/health")
@@ -496,7 +496,7 @@ def test_full_queue_is_refused_early_with_retry_after(services):
             gate.wait(10)
             return store.get(ids)
 
-    app = create_app(Slow(), limits=Limits(workers=1, max_pending=1, retry_after_s=2))
+    app = create_app(Slow(), limits=Limits(request_threads=1, max_pending=1, retry_after_s=2))
     with TestClient(app) as c:
         first = {}
         t = threading.Thread(target=lambda: first.update(r=c.get("/elements/Aare_sentence_0")))
@@ -593,7 +593,12 @@ def test_serve_command_wires_options_into_the_app(services, monkeypatch):
     assert result.exit_code == 0, result.output
     assert (seen["host"], seen["port"]) == ("127.0.0.1", 9123)
     limits = seen["app"].state.wc.limits
-    assert (limits.workers, limits.max_batch, limits.max_pending, limits.coalesce) == (3, 7, 9, 4)
+    assert (limits.request_threads, limits.max_batch, limits.max_pending, limits.coalesce) == (
+        3,
+        7,
+        9,
+        4,
+    )
     assert seen["app"].state.wc.coalescer.max_batch == 4
     with TestClient(seen["app"]) as c:
         for _ in range(200):

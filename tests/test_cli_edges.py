@@ -37,7 +37,7 @@ def test_predict_needs_only_id_and_claim(setup, tmp_path):
     ])  # fmt: skip
     out = tmp_path / "pred.jsonl"
     result = _run("predict", str(claims), "-o", str(out), "--index-dir", str(index_dir),
-                  "--model", str(model), "--no-dense")  # fmt: skip
+                  "--model", str(model), "--set", "dense=false")  # fmt: skip
     assert result.exit_code == 0, result.output
     rows = [orjson.loads(line) for line in out.read_bytes().splitlines()]
     assert [r["id"] for r in rows] == [1, 2]
@@ -51,7 +51,7 @@ def test_retrieve_that_skips_every_row_exits_non_zero(setup, tmp_path):
     pages = tmp_path / "pages.jsonl"
     write_jsonl(pages, [{"title": "Aare", "order": ["sentence_0"], "sentence_0": "A river."}])
     result = _run("retrieve", str(pages), "-o", str(tmp_path / "x.jsonl"), "--index-dir",
-                  str(index_dir), "--no-dense")  # fmt: skip
+                  str(index_dir), "--set", "dense=false")  # fmt: skip
     assert result.exit_code == 1
     assert "no claim retrieved: all 1 row of the claims file were skipped" in result.stderr
     assert "(a pages dump, not claims?)" in result.stderr
@@ -60,7 +60,7 @@ def test_retrieve_that_skips_every_row_exits_non_zero(setup, tmp_path):
 def test_a_claim_with_nothing_retrieved_is_not_enough_info(setup):
     index_dir, model = setup
     result = _run("verify", "?!", "--index-dir", str(index_dir), "--model", str(model),
-                  "--no-dense", "--json")  # fmt: skip
+                  "--set", "dense=false", "--json")  # fmt: skip
     assert result.exit_code == 0, result.output
     row = orjson.loads(result.stdout)
     assert row["predicted_evidence"] == [] and row["no_evidence"] is True
@@ -108,7 +108,7 @@ def test_model_loading_draws_no_tqdm_bars(setup):
     env.update(PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
     out = subprocess.run(
         [sys.executable, "-m", "wikicheck.cli", "verify", "The Aare is a river.", "--index-dir",
-         str(index_dir), "--model", str(model), "--no-dense", "--json"],
+         str(index_dir), "--model", str(model), "--set", "dense=false", "--json"],
         env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr

@@ -32,9 +32,7 @@ def test_runs_over_different_claims_are_flagged_and_told_apart(tmp_path):
     ]
     assert result["a"]["name"] != result["b"]["name"]
     assert result["b"]["name"] == "sample (sample-limit2)"
-    cli = CliRunner().invoke(
-        main, ["evaluate", "--compare", str(a), str(b), "--out", str(tmp_path)]
-    )
+    cli = CliRunner().invoke(main, ["evaluate", "--compare", str(a), str(b), "-o", str(tmp_path)])
     assert cli.exit_code == 0, cli.output
     assert "A and B scored different claims" in cli.stderr
     md = next(tmp_path.glob("compare-*/compare.md")).read_text()

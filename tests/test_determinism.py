@@ -87,7 +87,7 @@ def test_rebuilding_the_sample_with_other_workers_gives_identical_retrieval(tmp_
         got = runner.invoke(
             main,
             ["retrieve", str(SAMPLES / "claims.jsonl"), "-o", str(out), "--index-dir",
-             str(index_dir), "--no-dense", "--json"],
+             str(index_dir), "--set", "dense=false", "--json"],
         )  # fmt: skip
         assert got.exit_code == 0, got.output
         outputs.append(_retrieved(out))

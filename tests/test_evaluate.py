@@ -231,7 +231,7 @@ def _recipe(corpus: Path, body: str, name: str = "e2e") -> Path:
 def test_run_with_retrieval_writes_every_report_file(corpus, monkeypatch):
     monkeypatch.setenv("WIKICHECK_NO_PROGRESS", "1")
     path = _recipe(corpus, '[retriever]\ndense = false\n[verifier]\nmodel = "gold"\n')
-    result = CliRunner().invoke(main, ["evaluate", str(path), "--out", str(corpus / "report")])
+    result = CliRunner().invoke(main, ["evaluate", str(path), "-o", str(corpus / "report")])
     assert result.exit_code == 0, result.output
     out = corpus / "report" / "e2e"
     assert sorted(p.name for p in out.iterdir()) == [
@@ -331,7 +331,7 @@ def test_label_only_run_reports_per_set(corpus):
 
 def test_missing_claims_file_names_recipe_and_key(corpus):
     path = _write(corpus, 'claims = "nope.jsonl"\n[verifier]\nmodel = "gold"\n', "m.toml")
-    result = CliRunner().invoke(main, ["evaluate", str(path), "--out", str(corpus / "r")])
+    result = CliRunner().invoke(main, ["evaluate", str(path), "-o", str(corpus / "r")])
     assert result.exit_code == 1
     assert (
         f"Error: nope.jsonl: claims file does not exist (recipe {path}, key claims; looked in"

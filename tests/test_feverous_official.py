@@ -86,7 +86,8 @@ def _check_context(page: dict, wiki) -> None:
         if el.type == "cell":  # the official context leaves the title out for cells
             ours = [i for i in ours if i != f"{title}_title"]
         # The same ids; the order may differ: get_context lists nested sections innermost first,
-        # the official annotations' context lists (and ours, DESIGN §3) outermost first.
+        # the official annotations' context lists (and ours, docs/architecture.md §3) outermost
+        # first.
         assert sorted(ours) == sorted(theirs), el.id
 
 

@@ -36,7 +36,7 @@ NEEDS: dict[str, str] = {
     "wikicheck kibana-setup": "server: needs a running Kibana",
     "wikicheck serve": "server: starts a long-running HTTP server (tests/test_api.py runs the app)",
     "curl ": "server: talks to the server the line above starts",
-    "wikicheck embed feverous_wikiv1.db --out vectors/ --device cuda": "GPU: --device cuda",
+    "wikicheck embed feverous_wikiv1.db -o vectors/ --device cuda": "GPU: --device cuda",
     'wikicheck verify "Aare is in Peru." --model MoritzLaurer/': "network: downloads a hub model",
     "wikicheck train-verifier": "hours of training on ../shared/data (tests/test_train.py)",
     "wikicheck convert infotabs ../shared/data": "data: the real InfoTabs release",
@@ -171,7 +171,7 @@ def _run(line: str, cwd: Path, monkeypatch) -> None:
     assert result.exit_code == 0, f"`{line}` exited {result.exit_code}:\n{result.output[-3000:]}"
     if head := re.fullmatch(r"head -(\d+)", pipe.strip()):
         assert len(result.output.splitlines()) >= int(head.group(1)), result.output
-    for flag in ("-o", "--out"):
+    for flag in ("-o", "--output"):
         if flag in argv:
             target = cwd / argv[argv.index(flag) + 1]
             assert target.exists(), f"`{line}` wrote nothing to {target}"

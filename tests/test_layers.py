@@ -1,5 +1,6 @@
-"""The layers of DESIGN.md §2 hold: import-linter's contracts (``.importlinter``), no module cycle,
-no private name imported across modules, no engine import outside ``indexer/stores/``.
+"""The layers of docs/architecture.md §2 hold: import-linter's contracts (``.importlinter``), no
+module cycle, no private name imported across modules, no engine import outside
+``indexer/stores/``.
 
 import-linter checks packages and layers; the checks here cover what its contracts cannot name in
 advance: every module, including ones added later, and private names. Each known exception names
@@ -273,3 +274,10 @@ def test_the_checks_catch_a_planted_violation(tmp_path, monkeypatch):
     ]
     cycles = _cycles(grimp.build_graph("plantedpkg", cache_dir=None))
     assert cycles == [["plantedpkg.a", "plantedpkg.b"]]
+
+
+def test_the_package_root_holds_few_modules():
+    """``wikicheck/`` keeps at most 8 modules of its own; the rest live in subpackages by area
+    (``common`` for the shared foundations, ``cli``, ``api``, ...)."""
+    root = sorted(p.name for p in (ROOT / "wikicheck").glob("*.py"))
+    assert len(root) <= 8, root

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikicheck.text.quantities import (
+from wikicheck.common.quantities import (
     as_number,
     cell_value,
     number_strings,

@@ -163,7 +163,7 @@ def test_compare_cli_prints_json_when_piped_and_writes_table(tmp_path):
     write_report(a, _metrics("run-a", fev=0.25), _pairs())
     write_report(b, _metrics("run-b", fev=0.5), _pairs())
     result = CliRunner().invoke(
-        main, ["evaluate", "--compare", str(a), str(b), "--out", str(tmp_path / "out")]
+        main, ["evaluate", "--compare", str(a), str(b), "-o", str(tmp_path / "out")]
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

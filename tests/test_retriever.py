@@ -248,16 +248,23 @@ def test_config_from_toml_yaml_and_errors(tmp_path) -> None:
     assert (cfg.w_dense, cfg.k_pages) == (2.0, 3)
     bad = tmp_path / "bad.toml"
     bad.write_text("k_page = 3\n")
-    with pytest.raises(
-        ConfigError, match=r"bad.toml: unknown retriever setting 'k_page' \(known: "
-    ):
+    with pytest.raises(ConfigError) as exc:
         RetrieverConfig.from_file(bad)
+    assert str(exc.value) == (
+        f"{bad}: retriever.k_page: unknown setting (did you mean k_pages? "
+        "`wikicheck config --list` lists them)"
+    )
     with pytest.raises(ConfigError) as exc:
         RetrieverConfig().replace(k_pages="many")
-    assert str(exc.value) == "config: k_pages must be int, got 'many'"
+    assert str(exc.value) == "retriever.k_pages: must be an integer >= 1, got 'many'"
     with pytest.raises(ConfigError) as exc:
         RetrieverConfig(dense_backend="gpu")
-    assert str(exc.value) == "dense_backend: 'gpu' is not one of auto, onnx, torch"
+    assert str(exc.value) == "retriever.dense_backend: must be one of auto, onnx, torch, got 'gpu'"
+    with pytest.raises(ConfigError, match=r"retriever.w_dense: must be a number >= 0, got True"):
+        RetrieverConfig(w_dense=True)  # a bool is not a weight, though Python says it is an int
+    with pytest.raises(ConfigError, match=r"retriever.types: must be a list of evidence types"):
+        RetrieverConfig(types=["row"])
+    assert RetrieverConfig(types="cell,sentence").types == ("cell", "sentence")
 
 
 def test_retrieve_command_writes_predictions_and_resumes(store, tmp_path) -> None:
@@ -269,7 +276,7 @@ def test_retrieve_command_writes_predictions_and_resumes(store, tmp_path) -> Non
     )
     out = tmp_path / "out.jsonl"
     args = ["retrieve", str(claims), "-o", str(out), "--index-dir", str(store.path),
-            "--no-dense", "--k-pages", "3", "--json"]  # fmt: skip
+            "--set", "dense=false", "--set", "k_pages=3", "--json"]  # fmt: skip
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     summary = orjson.loads(result.stdout)
@@ -290,10 +297,10 @@ def test_retrieve_command_rejects_a_bad_flag_value(store, tmp_path) -> None:
     claims.write_text('{"id": 1, "claim": "x"}\n')
     result = CliRunner().invoke(
         main, ["retrieve", str(claims), "-o", str(tmp_path / "o.jsonl"), "--index-dir",
-               str(store.path), "--dense-backend", "gpu"],
+               str(store.path), "--set", "dense_backend=gpu"],
     )  # fmt: skip
     assert result.exit_code == 2
-    assert "'gpu' is not one of 'auto', 'onnx', 'torch'" in result.output
+    assert "retriever.dense_backend: must be one of auto, onnx, torch, got 'gpu'" in result.output
 
 
 def test_interactive_session_commands(store) -> None:
@@ -323,14 +330,12 @@ def test_interactive_session_commands(store) -> None:
 def test_every_setting_is_documented_with_its_default() -> None:
     from pathlib import Path
 
-    from wikicheck.retriever.config import config_fields
-
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "retrieval.md").read_text()
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reference" / "settings.md").read_text()
     rows = {
         line.split("|")[1].strip(" `"): line for line in doc.splitlines() if line.startswith("| `")
     }
-    for f in config_fields():
-        assert f.name in rows, f"{f.name} is missing from docs/retrieval.md"
+    for name, f in RetrieverConfig.model_fields.items():
+        assert name in rows, f"{name} is missing from docs/reference/settings.md"
         default = f.default
         if isinstance(default, bool):
             default = str(default).lower()
@@ -338,7 +343,7 @@ def test_every_setting_is_documented_with_its_default() -> None:
             default = ",".join(default) or "(all)"
         elif default == "":
             default = '""'
-        assert f"| {default} |" in rows[f.name], f"{f.name}: docs show another default"
+        assert f"| {default} |" in rows[name], f"{name}: docs show another default"
 
 
 def test_sentence_priors_prefer_leads_and_the_best_page() -> None:

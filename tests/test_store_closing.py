@@ -39,7 +39,7 @@ def broken(monkeypatch) -> BrokenStore:
     [
         ["stats"],
         ["search", "Aare"],
-        ["retrieve", "{claims}", "-o", "{out}", "--no-dense"],
+        ["retrieve", "{claims}", "-o", "{out}", "--set", "dense=false"],
     ],
     ids=["stats", "search", "retrieve"],
 )

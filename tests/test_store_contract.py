@@ -606,7 +606,7 @@ def test_es_short_fields_score_with_their_own_bm25_b(es, real_es_only) -> None:
     """Titles, sections and headers use ``b = 0.3`` (``title_bm25`` in es_mappings): a long
     header is penalised less than body text would be. Real cluster only: noida-db ignores
     ``similarity`` settings (every field scores with b = 0.75, as Tantivy does), so it cannot
-    show this (docs/elasticsearch.md)."""
+    show this (docs/how-to/elasticsearch.md)."""
     from elasticsearch import Elasticsearch
 
     from wikicheck.indexer.stores._es_settings import load_mapping

@@ -148,7 +148,7 @@ def test_cli_mix_option_rejects_a_malformed_pair():
 
     from wikicheck.cli import main
 
-    res = CliRunner().invoke(main, ["train-verifier", "--mix", "infotabs_train", "--out", "x"])
+    res = CliRunner().invoke(main, ["train-verifier", "--mix", "infotabs_train", "-o", "x"])
     assert res.exit_code == 2
     assert "'infotabs_train': expected SOURCE=N or SOURCE=all" in res.output
 

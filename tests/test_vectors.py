@@ -80,7 +80,7 @@ def test_rows_after_the_last_checkpoint_are_dropped_on_resume(tmp_path) -> None:
     w.add(["a", "b"], np.stack([_vec("a"), _vec("b")]))
     w.checkpoint(1)
     w.add(["c"], _vec("c")[None])  # written, never checkpointed: a crash here
-    w.close()
+    w.release()  # the process ends: its lock goes with it
     with pytest.raises(ModelError, match="incomplete.*--resume"):
         ElementVectors(tmp_path / "v")
     with pytest.raises(ConfigError, match="--resume.*--overwrite"):

@@ -285,7 +285,7 @@ def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
 
 def test_prediction_code_imports_no_training_code():
     """predict / verify / serve load the model, focusing and the executor, never training code
-    (DESIGN §2): a fresh interpreter importing them has no verifier.train* module."""
+    (docs/architecture.md §2): a fresh interpreter importing them has no verifier.train* module."""
     import subprocess
     import sys
 

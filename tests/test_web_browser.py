@@ -96,22 +96,29 @@ def page(browser, server):
     assert problems == []  # no script ran from data, no JS error, no CSP violation
 
 
+def _verify(page, claim: str) -> dict:
+    """Type ``claim`` on the home page, press Enter; the /verify answer."""
+    page.goto("/")
+    page.locator("#claim").fill(claim)
+    with page.expect_response("**/verify") as answer:
+        page.locator("#claim").press("Enter")
+    return answer.value.json()
+
+
 def _opacity(locator) -> float:
     return float(locator.evaluate("node => getComputedStyle(node).opacity"))
 
 
 def test_claim_by_keyboard_gives_verdict_and_the_evidence_table_drawn(page, tmp_path):
-    page.goto("/")
-    page.locator("#claim").fill(AARE_CLAIM)
-    with page.expect_response("**/verify") as answer:
-        page.locator("#claim").press("Enter")
-    result = answer.value.json()
+    result = _verify(page, AARE_CLAIM)
     page.locator("#verdict-label").wait_for()
     assert page.locator("#verdict-label").inner_text() == result["predicted_label"] in LABELS
     assert page.locator(".probs tr").count() == 3
     ranked = page.locator("li.ev").evaluate_all("nodes => nodes.map(n => n.dataset.id)")
     assert ranked == [ev["id"] for ev in result["evidence"]]  # confidence order kept
     assert "Aare_cell_0_3_1" in ranked
+    if len(ranked) > 5:
+        page.locator("#show-all").click()
 
     item = page.locator('li.ev[data-id="Aare_cell_0_3_1"]')
     assert item.locator(".page-link").inner_text() == "Aare"
@@ -241,3 +248,69 @@ def test_table_program_and_rule_are_shown_when_the_answer_carries_them(page):
     assert box.locator(".rule-label").inner_text() == "says SUPPORTS"
     assert box.locator(".applied").inner_text() == "(decided the verdict)"
     assert box.locator("pre").inner_text() == 'count(rows where "Cantons" contains "Bern") = 1'
+
+
+def _top(locator) -> float:
+    return float(locator.evaluate("node => node.getBoundingClientRect().top + window.scrollY"))
+
+
+def test_verdict_and_the_best_evidence_first_the_rest_behind_show_all(page, tmp_path):
+    n = len(_verify(page, AARE_CLAIM)["evidence"])
+    assert n > 5, "the claim must bring more evidence than is shown first"
+    page.locator("#verdict-label").wait_for()
+    page.locator("li.ev table.evidence-table").first.wait_for()
+    visible = page.locator("li.ev:visible")
+    assert visible.count() == 5 and page.locator("li.ev").count() == n
+    assert page.locator("#status").inner_text().endswith("(the best 5 shown).")
+    button = page.locator("#show-all")
+    assert button.inner_text() == f"Show all {n} evidence elements"
+    assert _top(page.locator("#verdict")) < 900  # the verdict on the first screen
+    height = page.evaluate("document.documentElement.scrollHeight")
+    search_top = _top(page.locator("#q"))
+    page.screenshot(path=str(tmp_path / "first.png"), full_page=True)
+    drawn = page.locator("li.ev table.evidence-table").first
+    if drawn.locator("td.hl").count() * 2 >= drawn.locator("td[data-id]").count():
+        assert "mostly-lit" in drawn.get_attribute("class")  # the Aare infobox: most cells lit
+    button.click()
+    assert page.locator("li.ev:visible").count() == n
+    assert button.get_attribute("aria-expanded") == "true"
+    assert _top(page.locator("#q")) > search_top  # all of it pushes the search down
+    button.click()
+    assert page.locator("li.ev:visible").count() == 5
+    assert page.evaluate("document.documentElement.scrollHeight") == height
+    print(
+        f"page height {height} px with the best 5, search box at {search_top:.0f} px; "
+        f"screenshot {tmp_path / 'first.png'}"
+    )
+
+    page.locator("#nav-search").click()  # from anywhere: the header stays and links to it
+    page.wait_for_function("document.getElementById('q').getBoundingClientRect().top < innerHeight")
+    assert page.locator("header.top").evaluate("n => getComputedStyle(n).position") == "sticky"
+
+
+def _view_table_ids(page) -> list[str]:
+    return page.locator('table.wt[data-table="0"] td[data-id]').evaluate_all(
+        "nodes => nodes.map(n => n.dataset.id)"
+    )
+
+
+def test_a_mostly_lit_table_marks_its_lit_cells_and_says_how_many(page, tmp_path):
+    page.goto("/view/Aare")
+    ids = _view_table_ids(page)
+    lit = ids[: len(ids) * 3 // 4]  # most of the infobox is evidence
+    page.goto("/view/Aare?highlight=" + ",".join(lit))
+    table = page.locator('table.wt[data-table="0"]')
+    assert "mostly-lit" in table.get_attribute("class")
+    note = page.locator(".lit-note")
+    assert note.inner_text() == f"{len(lit)} of {len(ids)} data cells are evidence (marked ✓)."
+    on = table.locator(f'[data-id="{lit[0]}"]')
+    off = table.locator(f'[data-id="{ids[-1]}"]')
+    mark = "node => getComputedStyle(node, '::before').content"
+    assert on.evaluate(mark) == '"✓ "' and off.evaluate(mark) in ("none", "normal")
+    hatch = "node => getComputedStyle(node).backgroundImage"
+    assert off.evaluate(hatch) != "none" and off.evaluate(hatch) != on.evaluate(hatch)
+    table.screenshot(path=str(tmp_path / "mostly-lit.png"))
+
+    page.goto("/view/Aare?highlight=" + ids[0])  # one lit cell: colour says it, no note
+    assert "mostly-lit" not in page.locator('table.wt[data-table="0"]').get_attribute("class")
+    assert page.locator(".lit-note").count() == 0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from wikicheck.resources import DATA_FOLDERS
+from wikicheck.common.resources import DATA_FOLDERS
 
 ROOT = Path(__file__).resolve().parents[1]
 

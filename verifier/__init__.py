@@ -1,4 +1,6 @@
-"""Claim verification (DESIGN §6): linearization, any HF classifier, training, table rules.
+"""Claim verification: linearization, any HF classifier, training, table rules.
+
+The contract is ``docs/architecture.md`` §6.
 
 Heavy libraries (torch, transformers) are imported inside the functions that need them.
 """

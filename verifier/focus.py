@@ -9,8 +9,8 @@ its header and by cells the claim names; columns nothing points at are dropped f
 first so :func:`wikicheck.verifier.linearize.linearize` admits them in that order (it then writes them back
 in table order with ``document_order=True``).
 
-Used identically for training pairs, evaluation and ``predict --gold-evidence`` (DESIGN §6: one
-table representation); it imports nothing from training code.
+Used identically for training pairs, evaluation and ``predict --gold-evidence``
+(``docs/architecture.md`` §6: one table representation); it imports nothing from training code.
 """
 
 from __future__ import annotations
@@ -19,17 +19,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wikicheck.common.quantities import number_strings
+from wikicheck.common.text import content_words
 from wikicheck.model import Element
-from wikicheck.text.quantities import number_strings
+from wikicheck.verifier.tables.text import STOP_WORDS
 
 __all__ = ["FocusConfig", "NO_FOCUS", "ROWS_ONLY", "focus_table", "rank_rows", "claim_words"]
 
 _WORD = re.compile(r"\w+")
-_STOP = frozenset(
-    "the a an of in on at to is was be and or for by with as from that this it there which who "
-    "were are has have had not no than more less most least only all same when what do does did "
-    "he she his her they their its".split()
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +50,7 @@ ROWS_ONLY = FocusConfig(max_columns=0)
 
 def claim_words(text: str) -> set[str]:
     """Lower-cased content words of ``text`` (stop words dropped)."""
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return content_words(text, STOP_WORDS)
 
 
 def _numbers(text: str) -> set[str]:
@@ -74,7 +71,7 @@ def _cell_score(cell: Element, claim_norm: str, words: set[str], numbers: set[st
     if not text:
         return 0.0
     score = 0.0
-    if text not in _STOP and _contains(claim_norm, text):
+    if text not in STOP_WORDS and _contains(claim_norm, text):
         score += 3.0 if len(text) > 2 else 1.0  # the claim names this cell
     score += len(claim_words(cell.text) & words) * 0.5
     score += len(_numbers(cell.text) & numbers) * 1.0

@@ -1,4 +1,4 @@
-"""Claim + evidence -> the text pair a sequence classifier reads (DESIGN §6).
+"""Claim + evidence -> the text pair a sequence classifier reads (docs/architecture.md §6).
 
 Evidence is written the way the FEVEROUS baseline does it: the page title once per page (before
 that page's first piece inside the window), section names when they change, cells as

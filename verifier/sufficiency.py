@@ -12,7 +12,7 @@ results table that say "Budapest", it refutes. Two checks run on the evidence th
   retrieved from an index with and without their evidence pages (``bench/bench_absent_evidence.py
   --fit``); it never sees a held-out claim.
 * **Numbers** (:func:`check_numbers`): each number, date or quantity of the claim is compared, as
-  a value (:mod:`wikicheck.text.quantities`: units converted, dates read as dates), with the
+  a value (:mod:`wikicheck.common.quantities`: units converted, dates read as dates), with the
   values of the same kind that the evidence gives *for the same thing* (an element that shares
   the words around the claim's number, e.g. the header "elevation"). A value that disagrees
   where none agrees is a conflict.
@@ -31,9 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikicheck.common.quantities import Quantity, quantities, same_value
+from wikicheck.common.text import STOPWORDS, distinct
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence
-from wikicheck.text.quantities import Quantity, quantities, same_value
-from wikicheck.text.words import STOPWORDS, WORD, content_terms, word_stem
 
 __all__ = [
     "Sufficiency",
@@ -113,6 +113,25 @@ TABLE_COVERAGE_MODEL: dict[str, Any] = {
     },
     "threshold": 0.35,
 }
+
+WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def content_terms(text: str) -> list[str]:
+    """Lower-cased words of ``text`` that are not stopwords, in first-seen order."""
+    return distinct(w for w in WORD.findall(text.casefold()) if w not in STOPWORDS)
+
+
+def word_stem(word: str) -> str:
+    """A crude stem (the first five letters of a word's singular) so that "flows"/"flowed",
+    "elevation"/"elevations" meet; numbers stay whole."""
+    w = word.casefold()
+    if w.isdigit():
+        return w
+    if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w[:5]
+
 
 # Words that open a sentence capitalised without naming anything.
 _OPENERS = STOPWORDS | frozenset("there it in on at during after before".split())

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikicheck.common.files import atomic_output, atomic_write_text
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import LABELS
 from wikicheck.verifier.model import Verifier
@@ -137,9 +137,8 @@ def _set_rng_state(state: dict[str, Any]) -> None:
 def _save_atomic(obj: Any, path: Path) -> None:
     import torch
 
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
+    with atomic_output(path) as tmp:
+        torch.save(obj, tmp)
 
 
 def _encode(tok: Any, claims: list[str], evidence: list[str], max_length: int) -> dict[str, list]:
@@ -339,7 +338,7 @@ def save_model(model: Any, tok: Any, out: Path, max_length: int | None = None) -
 def export_checkpoint(out_dir: str | Path, dest: str | Path) -> int:
     """Save the model at ``<out_dir>/checkpoint.pt`` as a loadable fp16 model in ``dest``.
 
-    Why: a phase of several thousand CPU steps runs across sessions; exporting its latest
+    Why: a run of several thousand CPU steps can take days; exporting its latest
     checkpoint lets the bench measure whether it is on its way to beating the shipped weights
     before the schedule ends. The base model named in the checkpoint's config supplies the
     architecture and tokenizer. Returns the checkpoint's step.
@@ -401,7 +400,7 @@ def training_pairs(
     Built once and cached as JSONL; a ``CACHE.mix.json`` beside it records what the cache holds,
     so a cache built for another mix or window is refused instead of silently reused. The seed
     it was built with is recorded but not checked: reusing one cache under another ``--seed``
-    keeps the same pairs and changes only the batch order (how phases 2-6 of the card ran).
+    keeps the same pairs and changes only the batch order (how runs 2-6 of the model card ran).
     """
     from transformers import AutoTokenizer
 
@@ -423,7 +422,7 @@ def training_pairs(
         if cache:
             # The record first: a crash before the cache lands leaves no unrecorded cache behind.
             record = Path(f"{cache}.mix.json")
-            record.write_text(json.dumps(wanted | {"seed": cfg.seed}), encoding="utf-8")
+            atomic_write_text(record, json.dumps(wanted | {"seed": cfg.seed}))
             sources.write_jsonl(Path(cache), examples)
     return (
         [e.claim for e in examples],

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from wikicheck.common.files import atomic_output, output_lock
 from wikicheck.errors import IdError, InputError, short_repr
 from wikicheck.ids import from_triple
 from wikicheck.model import LABELS
@@ -340,9 +341,10 @@ def _dumps(row: Any) -> bytes:
 
 
 def write_jsonl(path: str | os.PathLike, rows: Iterable[Any]) -> int:
-    """Write rows (dicts or objects with ``to_dict``) as JSONL; returns the count."""
+    """Write rows (dicts or objects with ``to_dict``) as JSONL, whole or not at all; returns the
+    count."""
     n = 0
-    with open(path, "wb") as f:
+    with atomic_output(path) as tmp, open(tmp, "wb") as f:
         for row in rows:
             f.write(_dumps(row))
             n += 1
@@ -357,7 +359,9 @@ class ResumableWriter:
     off before appending, so it is neither kept broken nor duplicated. A broken line anywhere
     else was not written by a crash and raises :class:`InputError`. Without ``resume`` the file
     is overwritten. ``official_header`` writes the ``{"header": ""}`` line the official
-    ``evaluate.py`` expects on line 0 of a new file (it drops that line unread).
+    ``evaluate.py`` expects on line 0 of a new file (it drops that line unread). The writer
+    holds the output's lock (:func:`~wikicheck.common.files.output_lock`) until closed: a
+    second writer of the same file fails at once instead of interleaving rows with it.
 
     Use as a context manager::
 
@@ -374,15 +378,21 @@ class ResumableWriter:
         self.done: set[str] = set()
         self.written = 0
         self.dropped_partial = False
-        exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
-        if resume and exists:
-            self._scan()
-            self._file = open(self.path, "ab")
-        else:
-            self._file = open(self.path, "wb")
-            if official_header:
-                self._file.write(b'{"header": ""}\n')
-                self._file.flush()
+        self._lock = output_lock(self.path, "output file")
+        self._lock.__enter__()
+        try:
+            exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+            if resume and exists:
+                self._scan()
+                self._file = open(self.path, "ab")
+            else:
+                self._file = open(self.path, "wb")
+                if official_header:
+                    self._file.write(b'{"header": ""}\n')
+                    self._file.flush()
+        except BaseException:
+            self._lock.__exit__(None, None, None)
+            raise
 
     def _scan(self) -> None:
         good_end = 0
@@ -423,7 +433,9 @@ class ResumableWriter:
             self.done.add(key)
 
     def close(self) -> None:
-        self._file.close()
+        if not self._file.closed:
+            self._file.close()
+            self._lock.__exit__(None, None, None)
 
     def __enter__(self) -> ResumableWriter:
         return self

@@ -18,8 +18,8 @@ from typing import Any
 
 import httpx
 
+from wikicheck.common.resources import data_path
 from wikicheck.errors import ConfigError, InputError, WikicheckError, short_repr
-from wikicheck.resources import data_path
 
 __all__ = [
     "SAVED_OBJECTS",

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from wikicheck.common.files import atomic_write_bytes, fsync_dir
 from wikicheck.indexer.extract import PageError, extract_page
 from wikicheck.model import Element
 from wikicheck.skips import SkipKind, SkipLog
@@ -288,8 +289,11 @@ class JsonlWriter:
         self.count += 1
 
     def commit(self) -> None:
+        self.fh.flush()
+        os.fsync(self.fh.fileno())
         self.fh.close()
         os.replace(self.tmp, self.path)
+        fsync_dir(self.path.parent)
 
     def abort(self) -> None:
         self.fh.close()
@@ -353,7 +357,7 @@ def write_records(
         (output_dir / name).unlink(missing_ok=True)
     for name, data in summary.attachments.items():
         path = output_dir / name
-        path.write_bytes(orjson.dumps(data))
+        atomic_write_bytes(path, orjson.dumps(data))
         summary.files.append(str(path))
     summary.output_dir = str(output_dir)
     summary.seconds += time.perf_counter() - start

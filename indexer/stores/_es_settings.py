@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from wikicheck.common.resources import data_path
 from wikicheck.errors import StoreError
-from wikicheck.resources import data_path
 
 __all__ = [
     "KINDS",

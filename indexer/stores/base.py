@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
+from wikicheck.common.text import distinct
 from wikicheck.model import Element
 
 if TYPE_CHECKING:
@@ -352,11 +353,5 @@ def lead_text(elements: Iterable[Element], n: int = 3) -> str:
     return " ".join(out)
 
 
-def dedupe(values: Iterable[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for v in values:
-        if v not in seen:
-            seen.add(v)
-            out.append(v)
-    return out
+#: Order-keeping de-duplication (of ids, terms): the one shared helper.
+dedupe = distinct

@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 import tantivy
 
+from wikicheck.common.files import atomic_write_bytes
 from wikicheck.errors import ConfigError, StoreError
 from wikicheck.indexer.stores._tantivy_query import (
     ELEMENT_FIELDS_SPEC,
@@ -341,17 +342,7 @@ def _info(doc: tantivy.Document) -> dict[str, Any]:
 
 def _atomic_write(path: Path, data: Any) -> None:
     """Write JSON so readers see the old or the new file, never a torn one (even on power loss)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    atomic_write_bytes(path, orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
 
 # -- the writer -----------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from wikicheck.common.quantities import Quantity, cell_value, is_date, parse_date, to_date
 from wikicheck.model import Element
-from wikicheck.text.quantities import Quantity, cell_value, is_date, parse_date, to_date
 from wikicheck.verifier.tables.text import (
     STOP_WORDS,
     as_number,

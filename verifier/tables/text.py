@@ -10,13 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from wikicheck.text.quantities import as_number, parse_number
+from wikicheck.common.quantities import as_number, parse_number
 
 __all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number", "stem"]
 
 _SPLIT = re.compile(r"([()\[\]\"';:!?])")
 
 
+#: Words of a table claim that name no column or value: read by the executor and by the table
+#: focus (:mod:`wikicheck.verifier.focus`). Part of the calibrated executor's behaviour (its
+#: precision table) and of the verifier's pinned figures; the retriever's list is another
+#: (:data:`wikicheck.common.text.STOPWORDS`).
 STOP_WORDS = frozenset(
     """the a an of in on at to be is was and or for by with as from that this have has had there
     their they it its than more less most least only all same when which who what not no do does

@@ -1,6 +1,6 @@
 """The training mix: which sources, how many pairs of each (``TRAIN_MIX``), built and shuffled.
 
-Phases of the model card are this mix with per-run ``--mix SOURCE=N`` overrides (``mix_with``);
+The model card's training runs are this mix with per-run ``--mix SOURCE=N`` overrides (``mix_with``);
 only training sources can be named, so an evaluation split can never leak into training.
 """
 

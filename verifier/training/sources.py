@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from wikicheck.common.files import atomic_output
+from wikicheck.common.text import content_words
 from wikicheck.indexer.extract import extract_page
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
 from wikicheck.verifier.linearize import linearize
@@ -73,10 +75,6 @@ _FEVER_TOK = {
     "''": '"',
 }
 _WORD = re.compile(r"\w+")
-_STOP = frozenset(
-    "the a an of in on at to is was be and or for by with as from that this it "
-    "there which who were are has have had not no".split()
-)
 
 
 @dataclass(slots=True)
@@ -100,7 +98,7 @@ def in_split(key: str, fraction: float, salt: str = "wikicheck") -> bool:
 
 
 def words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return content_words(text)
 
 
 def _detok(text: str) -> str:
@@ -275,10 +273,10 @@ def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Exam
     """FEVEROUS-S training claims (the 60% part) paired with *retrieved* evidence.
 
     Reads ``CONVERTED_DIR/feverous_s_retrieved.jsonl`` (``wikicheck retrieve`` over the
-    retrieval benchmark corpus, docs/verifier.md). When the 5 retrieved sentences hold a whole
-    gold set the pair keeps the gold label (the verifier must see through the extra sentences
-    retrieval brings); when they hold no gold sentence it is NOT ENOUGH INFO (the paper's
-    retrieved non-gold evidence); partial overlaps are left out.
+    retrieval benchmark corpus; the model card gives the command). When the 5 retrieved
+    sentences hold a whole gold set the pair keeps the gold label (the verifier must see through
+    the extra sentences retrieval brings); when they hold no gold sentence it is NOT ENOUGH INFO
+    (the paper's retrieved non-gold evidence); partial overlaps are left out.
     """
     gold = {
         str(r["id"]): (r["label"], [set(e["content"]) for e in r["evidence"]])
@@ -311,11 +309,9 @@ def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Exam
 
 
 def write_jsonl(path: Path, examples: list[Example]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
+    with atomic_output(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
         for ex in examples:
             f.write(json.dumps(asdict(ex), ensure_ascii=False) + "\n")
-    tmp.replace(path)
 
 
 def read_jsonl(path: Path) -> list[Example]:

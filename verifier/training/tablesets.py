@@ -1,11 +1,11 @@
 """Table datasets as the product sees them: converter pages -> ``wikicheck.indexer.extract`` elements.
 
-DESIGN §6 asks for one table representation: the elements ``predict --gold-evidence`` reads out
-of an index built from ``wikicheck convert`` output are exactly what training and evaluation
-read here, because both come from the converters' ``iter_records`` and ``extract_page`` (the
-converters run in memory; nothing is written). A :class:`TableItem` is one statement with its
-gold table's elements; pairs, the rule/executor benches and the synthetic generator all start
-from items, so their orders line up.
+``docs/architecture.md`` §6 asks for one table representation: the elements
+``predict --gold-evidence`` reads out of an index built from ``wikicheck convert`` output are
+exactly what training and evaluation read here, because both come from the converters'
+``iter_records`` and ``extract_page`` (the converters run in memory; nothing is written). A
+:class:`TableItem` is one statement with its gold table's elements; pairs, the rule/executor
+benches and the synthetic generator all start from items, so their orders line up.
 
 Splits: TabFact *train* (MIT) is all training; TabFact *val* is cut 50/50 by table file
 (``in_split(file, 0.5, "tabfact")``: True = training half, False = the held-out half that is

@@ -93,7 +93,7 @@ class _State:
     def load(self) -> None:
         """Run the loader (in a background thread) and publish its services atomically.
 
-        With ``Limits.load_retry_s``, a missing or unreachable index (``StoreError``) is retried
+        With ``ServerSettings.retry_load``, a missing or unreachable index (``StoreError``) is retried
         until it appears — an API container may start before anything is indexed.
         """
         while True:
@@ -103,7 +103,7 @@ class _State:
                 self.error = str(exc) if isinstance(exc, WikicheckError) else (
                     f"{type(exc).__name__}: {exc}"
                 )  # fmt: skip
-                retry = self.limits.load_retry_s
+                retry = self.limits.retry_load
                 if retry and isinstance(exc, StoreError):
                     log.warning("%s; retrying in %s s", self.error, retry)
                     self.error += f" (retrying every {retry:g} s)"
@@ -125,7 +125,7 @@ class _State:
         if self.pending >= self.limits.max_pending:
             raise Busy()
         if self._limiter is None:  # created on the event loop that uses it
-            self._limiter = anyio.CapacityLimiter(self.limits.workers)
+            self._limiter = anyio.CapacityLimiter(self.limits.request_threads)
         self.pending += 1
         try:
             return await anyio.to_thread.run_sync(

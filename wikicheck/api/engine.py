@@ -229,7 +229,7 @@ def load_services(
     index_dir: str | None = None,
     es: str | None = None,
     index_prefix: str = "wikicheck",
-    retriever_config: str | None = None,
+    retriever_config: RetrieverConfig | str | None = None,
     model: str | None = None,
     with_retriever: bool = True,
     with_verifier: bool = True,
@@ -243,7 +243,9 @@ def load_services(
     try:
         retriever = verifier = None
         if with_retriever or with_verifier:
-            config = RetrieverConfig.from_file(retriever_config) if retriever_config else None
+            config = retriever_config
+            if isinstance(config, str):  # a settings file's [retriever] table
+                config = RetrieverConfig.from_file(config)
             retriever = Retriever(store, config)
             retriever.retrieve("wikicheck warm-up claim about Aarhus in 2001.")
         if with_verifier:

@@ -8,15 +8,26 @@ limit and the flag that raises it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from wikicheck.common.settings import (
+    Flag,
+    Name,
+    Positive,
+    Section,
+    Weight,
+    check,
+    int_range,
+    is_int,
+    one_of,
+)
 from wikicheck.model import LABELS, Element, Evidence
 
 __all__ = [
     "Limits",
+    "ServerSettings",
     "RetrieveRequest",
     "RetrieveBatchRequest",
     "VerifyRequest",
@@ -46,37 +57,59 @@ MAX_K_SENTENCES = 50
 MAX_K_CELLS = 100
 MAX_SEARCH_K = 100
 
+LogLevel = one_of("critical", "error", "warning", "info", "debug")
+
 #: The element types ``/search?type=`` accepts (:data:`wikicheck.ids.EVIDENCE_TYPES`).
 EvidenceType = Literal["sentence", "cell", "header_cell", "table_caption", "item"]
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Deployment limits: what ``wikicheck serve`` flags set; requests beyond them get a 4xx.
+def _f(default: Any, help: str) -> Any:
+    return Field(default, description=help)
 
-    ``workers`` threads run the CPU-bound work (retrieval, verification, store reads) off the
-    event loop; at most ``max_pending`` requests may be running or waiting for one, and the next
-    is refused at once with 503 + ``Retry-After`` instead of queueing without bound.
-    ``load_retry_s`` > 0 makes a server whose index does not exist yet retry loading it.
+
+Port = Annotated[int, check(lambda v: is_int(v) and 1 <= v <= 65535, "must be a port, 1-65535")]
+BodyBytes = int_range(1024, 1 << 30)
+Threads = int_range(1, 256)
+Batch = int_range(1, 10_000)
+Pending = int_range(1, 100_000)
+
+
+class ServerSettings(Section):
+    """Deployment settings of ``wikicheck serve`` (``[server]``); requests beyond them get a 4xx.
+
+    ``request_threads`` threads run the CPU-bound work (retrieval, verification, store reads)
+    off the event loop; at most ``max_pending`` requests may be running or waiting for one, and
+    the next is refused at once with 503 + ``Retry-After`` instead of queueing without bound.
+    ``retry_load`` > 0 makes a server whose index does not exist yet retry loading it.
     """
 
-    max_batch: int = 32
-    max_body_bytes: int = 1_000_000
-    workers: int = 2
-    max_pending: int = 64
-    retry_after_s: int = 1
-    max_page_elements: int = 10_000
-    #: Most concurrent single-claim requests run as one batch (see ``Coalescer``; 1: off).
-    #: Larger batches cost less CPU per claim but every request in one waits for all of it.
-    coalesce: int = 8
-    #: Seconds between load attempts while the index is missing (0: fail at once).
-    load_retry_s: float = 0.0
+    key: ClassVar[str] = "server"
 
-    def __post_init__(self) -> None:
-        for name in ("max_batch", "max_body_bytes", "workers", "max_pending", "retry_after_s",
-                     "coalesce"):  # fmt: skip
-            if getattr(self, name) < 1:
-                raise ValueError(f"Limits.{name} must be >= 1, got {getattr(self, name)!r}")
+    host: Name = _f("127.0.0.1", "Interface to listen on (0.0.0.0 in a container).")
+    port: Port = _f(8080, "TCP port.")
+    request_threads: Threads = _f(
+        2, "Threads running retrieval/verification (one process; models shared)."
+    )
+    max_batch: Batch = _f(32, "Most claims in one /retrieve/batch or /verify/batch request.")
+    max_pending: Pending = _f(
+        64, "Requests running or queued before new ones get 503 + Retry-After."
+    )
+    coalesce: Threads = _f(
+        8,
+        "Most queued single-claim requests run as one batch (1: no batching).",
+    )
+    max_body_bytes: BodyBytes = _f(1_000_000, "Larger request bodies get 413.")
+    retry_load: Weight = _f(
+        0.0, "Retry opening a missing index every N seconds (0: give up at once)."
+    )
+    retry_after_s: Positive = _f(1, "Seconds a 503 asks the client to wait (Retry-After).")
+    max_page_elements: Positive = _f(10_000, "Most elements /page returns.")
+    log_level: LogLevel = _f("info", "uvicorn log level.")
+    verifier: Flag = _f(True, "Load the verifier (false: retrieval only, /verify answers 501).")
+
+
+#: The server's limits: the name the app and its tests use.
+Limits = ServerSettings
 
 
 def _not_blank(claim: str) -> str:

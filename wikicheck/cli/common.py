@@ -55,39 +55,50 @@ def type_option(help_: str) -> Callable[[Callable], Callable]:
                         help=help_)  # fmt: skip
 
 
-def renamed_option(new: str, old: str, dest: str, **attrs: Any) -> Callable:
-    """``click.option(new, dest, **attrs)`` that still takes its ``old`` name, hidden, warning.
+def renamed_option(new: str | tuple[str, ...], old: str | tuple[str, ...], dest: str,
+                   **attrs: Any) -> Callable:  # fmt: skip
+    """``click.option(*new, dest, **attrs)`` that still takes its ``old`` names, hidden, warning.
 
-    One option name means one thing in every command; where a name had two meanings, each
-    meaning got its own name, and the old one keeps scripts working for now (a one-line
-    deprecation warning on stderr). Giving both names is an error, so a script never runs with
-    a value it did not mean.
+    One option name means one thing in every command; where a name had two meanings, or one
+    meaning had two names, each meaning got one name, and the old ones keep scripts working
+    for now (a one-line deprecation warning on stderr). Giving two names is an error, so a
+    script never runs with a value it did not mean.
     """
+    news = (new,) if isinstance(new, str) else new
+    olds = (old,) if isinstance(old, str) else old
+    shown = max(news, key=len)
     key = f"wikicheck.renamed.{dest}"
-    both = f"{old} is the deprecated name of {new}: give only {new}"
 
     def given(ctx: click.Context) -> bool:
         return ctx.get_parameter_source(dest) is click.core.ParameterSource.COMMANDLINE
 
-    def take_old(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
-        if value is None:
-            return
-        if given(ctx):  # the new name came first on the command line
-            raise click.UsageError(both)
-        click.echo(f"warning: {old} is deprecated here; use {new}", err=True)
-        ctx.meta[key] = value
+    def taker(name: str) -> Callable:
+        both = f"{name} is the deprecated name of {shown}: give only {shown}"
+
+        def take_old(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+            if value is None:
+                return
+            if given(ctx) or key in ctx.meta:  # the new name (or another old one) came first
+                raise click.UsageError(both)
+            click.echo(f"warning: {name} is deprecated here; use {shown}", err=True)
+            ctx.meta[key] = (name, value)
+
+        return take_old
 
     def resolve(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
         if key not in ctx.meta:
             return value
+        name, old_value = ctx.meta[key]
         if given(ctx):
-            raise click.UsageError(both)
-        return ctx.meta[key]
+            raise click.UsageError(f"{name} is the deprecated name of {shown}: give only {shown}")
+        return old_value
 
     def decorate(f: Callable) -> Callable:
-        f = click.option(old, f"_old_{dest}", type=attrs.get("type"), default=None, hidden=True,
-                         expose_value=False, callback=take_old)(f)  # fmt: skip
-        return click.option(new, dest, callback=resolve, **attrs)(f)
+        for name in olds:
+            f = click.option(name, f"_old_{dest}_{name.strip('-').replace('-', '_')}",
+                             type=attrs.get("type"), default=None, hidden=True,
+                             expose_value=False, callback=taker(name))(f)  # fmt: skip
+        return click.option(*news, dest, callback=resolve, **attrs)(f)
 
     return decorate
 
@@ -97,8 +108,7 @@ def claims_per_batch_option(f: Callable) -> Callable:
     return renamed_option(
         "--claims-per-batch", "--batch-size", "claims_per_batch", default=32, show_default=True,
         type=click.IntRange(min=1), metavar="N",
-        help="Claims handled as one batch (spaCy, the encoder and the verifier run batched); "
-        "a kill loses at most the batch in flight.",
+        help="Claims run as one batch; a kill loses at most the batch in flight.",
     )(f)  # fmt: skip
 
 
@@ -127,8 +137,7 @@ def store_options(f: Callable) -> Callable:
         show_default=True,
         expose_value=False,
         callback=_remember_prefix,
-        help="Elasticsearch indices PREFIX-elements / PREFIX-pages: several corpora on one "
-        "cluster (with --es).",
+        help="With --es: indices PREFIX-elements and PREFIX-pages.",
     )(f)
     f = click.option(
         "--es",

@@ -27,30 +27,31 @@ from wikicheck.retriever.encoder_models import DEFAULT_MODEL, MODELS
     help="Embedded index built from SOURCES: the vectors go to INDEX_DIR/vectors, where the "
     "retriever finds them.",
 )  # fmt: skip
-@click.option(
-    "--out", type=click.Path(file_okay=False), default=None,
+@renamed_option(
+    ("-o", "--output"), "--out", "out", type=click.Path(file_okay=False), default=None,
     help="Write the vectors here instead (e.g. for an Elasticsearch index; pass it to "
-    "`retrieve --dense-vectors`).",
+    "`retrieve --set dense_vectors=DIR`).",
 )  # fmt: skip
-@click.option(
-    "--backend", type=click.Choice(["auto", "onnx", "torch"]), default="auto", show_default=True,
+@renamed_option(
+    "--dense-backend", "--backend", "backend", type=click.Choice(["auto", "onnx", "torch"]),
+    default="auto", show_default=True,
     help="Encoder runtime (auto: int8 ONNX on CPU, torch on a GPU).",
 )  # fmt: skip
 @click.option("--device", default="cpu", show_default=True, help="cpu, cuda, cuda:1, mps ...")
 @click.option(
     "--dense-model", "dense_model", type=click.Choice(list(MODELS)), default=DEFAULT_MODEL,
     show_default=True,
-    help="Encoder model; keep it equal to the retriever's --dense-model (vectors of another "
+    help="Encoder model; keep it equal to the retriever's dense_model (vectors of another "
     "model are refused).",
 )  # fmt: skip
 @renamed_option(
-    "--encode-batch", "--batch-size", "encode_batch", default=16, show_default=True,
-    type=click.IntRange(min=1), metavar="ELEMENTS",
+    "--dense-batch-size", ("--encode-batch", "--batch-size"), "encode_batch", default=16,
+    show_default=True, type=click.IntRange(min=1), metavar="ELEMENTS",
     help="Elements per encoder batch, by token length (16 on a CPU; 256-1024 on a GPU).",
 )  # fmt: skip
-@click.option(
-    "--max-tokens", type=click.IntRange(min=8), default=96, show_default=True,
-    help="Encoder input cap; keep it equal to the retriever's --dense-max-tokens.",
+@renamed_option(
+    "--dense-max-tokens", "--max-tokens", "max_tokens", type=click.IntRange(min=8), default=96,
+    show_default=True, help="Encoder input cap; keep it equal to the retriever's dense_max_tokens.",
 )  # fmt: skip
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoint.")
 @click.option("--overwrite", is_flag=True, help="Delete existing vectors and start again.")
@@ -63,16 +64,15 @@ def embed(
     """Encode every element of SOURCES once, so retrieval never waits for the encoder.
 
     Dense re-ranking then reads each candidate's vector instead of running MiniLM on it
-    (measured in docs/retrieval.md). SOURCES must be the dump the index was built from: vectors
+    (measured in docs/performance.md). SOURCES must be the dump the index was built from: vectors
     are keyed by element id. Checkpointed every 8,192 elements: after a crash, kill or Ctrl-C,
-    `--resume` continues without losing or repeating a row. On 2 idle CPU cores it does ~1,300
-    elements/s with the default distilled encoder (~700 with `--dense-model minilm-l6`); for a
-    whole dump use a GPU: `--device cuda --encode-batch 512`.
+    `--resume` continues without losing or repeating a row. For a whole dump use a GPU:
+    `--device cuda --dense-batch-size 512` (throughput: docs/retrieval.md).
 
     \b
     Example:
       wikicheck embed samples/pages.jsonl --index-dir wikicheck-index
-      wikicheck embed feverous_wikiv1.db --out vectors/ --device cuda --encode-batch 512
+      wikicheck embed feverous_wikiv1.db -o vectors/ --device cuda --dense-batch-size 512
     """
     from wikicheck.retriever.embed import embed_sources
 
@@ -82,7 +82,7 @@ def embed(
     if out is None and not Path(index_dir).is_dir():
         raise click.UsageError(
             f"no index at {index_dir}: build it first with `wikicheck index SOURCES "
-            f"--index-dir {index_dir}`, or write the vectors elsewhere with --out"
+            f"--index-dir {index_dir}`, or write the vectors elsewhere with --output"
         )
     with records_progress("embedding") as update:
 

@@ -16,6 +16,7 @@ from wikicheck.cli.common import (
     handle_errors,
     json_option,
     progress,
+    renamed_option,
     wants_json,
     write_json,
 )  # noqa: E501
@@ -34,12 +35,13 @@ from wikicheck.scoring.semtab import score_semtab_paths
     default=None,
     help="Compare two report folders (report/A report/B) instead of running.",
 )
-@click.option(
+@renamed_option(
+    ("-o", "--output"),
     "--out",
     "out_dir",
     default="report",
     show_default=True,
-    help="Reports go to OUT/NAME/ (with --compare: OUT/compare-A-vs-B/).",
+    help="Reports go to OUTPUT/NAME/ (with --compare: OUTPUT/compare-A-vs-B/).",
 )
 @click.option(
     "--limit",

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "predict": "wikicheck.cli.verifier:predict",
     "serve": "wikicheck.cli.serve:serve",
     "kibana-setup": "wikicheck.cli.kibana:kibana_setup",
+    "config": "wikicheck.cli.config:config",
 }
 
 

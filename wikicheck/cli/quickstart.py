@@ -11,12 +11,12 @@ from pathlib import Path
 
 import click
 
-from wikicheck.cli.common import handle_errors
+from wikicheck.cli.common import handle_errors, renamed_option
 from wikicheck.cli.index import index
 from wikicheck.cli.score import score
 from wikicheck.cli.verifier import predict, verify
+from wikicheck.common.resources import data_path
 from wikicheck.errors import StoreError
-from wikicheck.resources import data_path
 
 # Package data; a wheel is installed unpacked, so this is a real directory the readers can open.
 SAMPLES = Path(str(data_path("samples")))
@@ -50,16 +50,18 @@ def _index_is_complete(index_dir: Path, pages: Path) -> bool:
     "--index-dir", type=click.Path(file_okay=False), default="wikicheck-index", show_default=True,
     help="Where the sample index is built (reused when complete).",
 )  # fmt: skip
-@click.option(
-    "--out", "out_dir", type=click.Path(file_okay=False), default="quickstart-out",
-    show_default=True, help="Where predictions are written (resumed on a second run).",
+@renamed_option(
+    ("-o", "--output"), "--out", "out_dir", type=click.Path(file_okay=False),
+    default="quickstart-out", show_default=True,
+    help="Where predictions are written (resumed on a second run).",
 )  # fmt: skip
 @click.option(
     "--samples",
     type=click.Path(file_okay=False, exists=True),
     default=str(SAMPLES),
     envvar="WIKICHECK_SAMPLES",
-    show_default=True,
+    # not the absolute path: help (and docs/reference/commands.md) reads the same on every install
+    show_default="the sample shipped in the package",
     help="Folder holding pages.jsonl and claims.jsonl (env WIKICHECK_SAMPLES).",
 )
 @click.pass_context
@@ -73,7 +75,7 @@ def quickstart(ctx: click.Context, index_dir: str, out_dir: str, samples: str) -
     \b
     Example:
       wikicheck quickstart
-      wikicheck quickstart --index-dir /tmp/wc-index --out /tmp/wc-out
+      wikicheck quickstart --index-dir /tmp/wc-index -o /tmp/wc-out
     """
 
     pages, claims = Path(samples) / "pages.jsonl", Path(samples) / "claims.jsonl"

@@ -24,11 +24,12 @@ from wikicheck.cli.common import (
     wants_json,
     write_json,
 )
-from wikicheck.cli.retrieve import pop_config, retriever_options
+from wikicheck.cli.settings import resolve_settings, settings_options
+from wikicheck.common.files import output_lock
 from wikicheck.scoring.semtab import write_xml_files
 
 #: Where a bare ``train-verifier`` writes: a run folder, never the shipped model's folder
-#: (``verifier/models/...``), which a bare run used to overwrite.
+#: (``verifier/models/...``), so a run cannot overwrite the shipped weights by accident.
 DEFAULT_OUT = "runs/verifier"
 
 
@@ -44,7 +45,8 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
 
 
 @click.command("train-verifier")
-@click.option(
+@renamed_option(
+    ("-o", "--output"),
     "--out",
     "out_dir",
     default=DEFAULT_OUT,
@@ -88,13 +90,13 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
 @click.option("--threads", default=0, help="torch CPU threads (0: torch default).")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:1 ...")
 @click.option("--seed", default=0, show_default=True)
-@click.option("--resume", is_flag=True, help="Continue from OUT/checkpoint.pt.")
+@click.option("--resume", is_flag=True, help="Continue from OUTPUT/checkpoint.pt.")
 @click.option(
     "--export-checkpoint",
     "export_to",
     type=click.Path(file_okay=False),
     default=None,
-    help="Write the model at OUT/checkpoint.pt to this folder and exit (measure a phase midway).",
+    help="Write the model at OUTPUT/checkpoint.pt to this folder and exit (measure a phase midway).",
 )
 @handle_errors
 def train_verifier(
@@ -119,16 +121,16 @@ def train_verifier(
     """Train the default 3-way verifier (SUPPORTS / REFUTES / NOT ENOUGH INFO).
 
     Builds the licence-clean training mix (verifier.training.mix.TRAIN_MIX, changed by --mix), fine-tunes
-    the packaged all-MiniLM-L6-v2 and saves fp16 safetensors + tokenizer into OUT. Kill it any
+    the packaged all-MiniLM-L6-v2 and saves fp16 safetensors + tokenizer into OUTPUT. Kill it any
     time and rerun with --resume.
 
     \b
     Example:
-      nice wikicheck train-verifier --out runs/verifier --threads 2 --cache runs/train.jsonl
-      wikicheck train-verifier --out runs/verifier --resume
-      wikicheck train-verifier --out runs/tables --base-model runs/verifier \\
+      nice wikicheck train-verifier -o runs/verifier --threads 2 --cache runs/train.jsonl
+      wikicheck train-verifier -o runs/verifier --resume
+      wikicheck train-verifier -o runs/tables --base-model runs/verifier \\
           --mix infotabs_train=all --mix snli_dev=0 --cache runs/tables.jsonl
-      wikicheck train-verifier --out runs/verifier --export-checkpoint runs/verifier-midway
+      wikicheck train-verifier -o runs/verifier --export-checkpoint runs/verifier-midway
     """
     if export_to:
         from wikicheck.verifier.train import export_checkpoint
@@ -158,7 +160,8 @@ def train_verifier(
     claims, evidence, labels = training_pairs(cfg, Path(data_dir or DEFAULT_DATA_DIR), cache)
     interactive = sys.stderr.isatty()
     start = time.perf_counter()
-    with progress() as bar:
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    with output_lock(out_dir, "training folder"), progress() as bar:
         task = bar.add_task("training", total=None, rate="")
 
         def on_step(step: int, total: int, loss: float) -> None:
@@ -171,58 +174,26 @@ def train_verifier(
     click.echo(f"saved {out}")
 
 
-def model_options(f):
-    """``--model``, ``--labels``, ``--claims-per-batch``, ``--max-length``, ``--device``."""
-    f = click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda ...")(f)
-    f = click.option(
-        "--threads",
-        type=int,
-        default=None,
-        help="torch CPU threads (1 was fastest on 2 busy cores).",
-    )(f)
-    f = click.option(
-        "--quantize", is_flag=True, help="CPU: dynamic int8 (2.8x faster here, -1 pt macro-F1)."
-    )(f)
-    f = click.option(
-        "--max-length",
-        type=int,
-        default=None,
-        help="Model window in tokens (default: the model's training window, else 256).",
-    )(f)
-    f = claims_per_batch_option(f)
-    f = click.option(
-        "--labels",
-        type=click.Choice(["2", "3"]),
-        default="3",
-        show_default=True,
-        help="2: SUPPORTS vs REFUTES only (NOT ENOUGH INFO renormalised away).",
-    )(f)
-    return click.option(
-        "--model",
-        "model_name",
-        default=None,
-        help="Checkpoint folder or Hugging Face hub id (default: shipped "
-        "wikicheck-minilm-verifier).",
-    )(f)
+#: The verifier settings that are flags of ``verify`` and ``predict`` (the rest: ``--set``).
+VERIFIER_FLAGS = tuple(
+    f"verifier.{name}"
+    for name in ("model", "labels", "max_length", "device", "threads", "quantize", "table_executor")
+)
 
 
-def table_executor_option(f):
-    """``--table-executor/--no-table-executor`` (and the deprecated ``--table-rules``)."""
+def verifier_options(f):
+    """The settings options of ``verify``/``predict`` and the hidden deprecated ``--table-rules``."""
     f = click.option(
         "--table-rules",
         is_flag=True,
         hidden=True,
         help="Deprecated: --table-executor with the executor always overriding the model.",
     )(f)
-    return click.option(
-        "--table-executor/--no-table-executor",
-        default=None,
-        help="Run the table program executor (default: when the model was calibrated for it; "
-        "docs/verifier.md).",
-    )(f)
+    return settings_options("retriever", "verifier", flags=VERIFIER_FLAGS, types_flag=True)(f)
 
 
 def _executor_args(table_executor: bool | None, table_rules: bool) -> dict:
+    """The executor arguments of ``verify_claims``/``predict_file``."""
     if not table_rules:
         return {"table_executor": table_executor}
     import warnings
@@ -237,28 +208,12 @@ def _executor_args(table_executor: bool | None, table_rules: bool) -> dict:
 
 @click.command()
 @click.argument("claim")
-@table_executor_option
-@model_options
+@claims_per_batch_option
 @store_options
-@retriever_options
+@verifier_options
 @json_option
 @handle_errors
-def verify(
-    claim,
-    table_executor,
-    table_rules,
-    model_name,
-    labels,
-    claims_per_batch,
-    max_length,
-    device,
-    threads,
-    quantize,
-    index_dir,
-    es_url,
-    as_json,
-    **kwargs,
-) -> None:
+def verify(claim, table_rules, claims_per_batch, index_dir, es_url, as_json) -> None:
     """Retrieve evidence for CLAIM and give the verdict, with the evidence the model read.
 
     \b
@@ -273,20 +228,20 @@ def verify(
     from wikicheck.verifier.model import Verifier
     from wikicheck.verifier.predict import verify_claims
 
+    settings = resolve_settings()
+    verifier = settings.verifier
     with closing(open_store_from_options(index_dir, es_url)) as store:
-        retriever = Retriever(store, pop_config(kwargs))
-        v = Verifier.load(
-            model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
-        )
+        retriever = Retriever(store, settings.retriever)
+        v = Verifier.load(verifier.model or None, **verifier.load_kwargs())
         (row,) = verify_claims(
             v,
             [Claim(id=None, claim=claim)],
             store=store,
             retriever=retriever,
-            labels=int(labels),
+            labels=verifier.labels,
             batch_size=claims_per_batch,
             details=True,
-            **_executor_args(table_executor, table_rules),
+            **_executor_args(verifier.table_executor, table_rules),
         )
     if wants_json(as_json):
         write_json(row)
@@ -362,16 +317,14 @@ def _checks_note(row) -> str:
 @click.option(
     "--gold-evidence",
     is_flag=True,
-    help="Oracle: verify each claim's first gold evidence set (whole tables for "
-    "table ids) instead of retrieving.",
+    help="Oracle: verify each claim's first gold evidence set, not retrieved evidence.",
 )
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option(
     "--semtab-xml",
     type=click.Path(file_okay=False),
     default=None,
-    help="Also write SEM-TAB-FACTS task XML here (CLAIMS from `wikicheck convert semtab`; "
-    "needs --semtab-template).",
+    help="Also write SEM-TAB-FACTS task XML here (needs --semtab-template).",
 )
 @click.option(
     "--semtab-template",
@@ -380,34 +333,14 @@ def _checks_note(row) -> str:
     help="The task's input XML: folder, file, or xml.jsonl.gz with --semtab-template-prefix.",
 )
 @click.option("--semtab-template-prefix", default=None, help="Path prefix inside a bundle.")
-@table_executor_option
-@model_options
+@claims_per_batch_option
 @store_options
-@retriever_options
+@verifier_options
 @json_option
 @handle_errors
-def predict(
-    claims,
-    output,
-    gold_evidence,
-    overwrite,
-    semtab_xml,
-    semtab_template,
-    semtab_template_prefix,
-    table_executor,
-    table_rules,
-    model_name,
-    labels,
-    claims_per_batch,
-    max_length,
-    device,
-    threads,
-    quantize,
-    index_dir,
-    es_url,
-    as_json,
-    **kwargs,
-) -> None:
+def predict(claims, output, gold_evidence, overwrite, semtab_xml, semtab_template,
+            semtab_template_prefix, table_rules, claims_per_batch, index_dir, es_url,
+            as_json) -> None:  # fmt: skip
     """Verify every claim of CLAIMS into OUTPUT (official format with predicted_label).
 
     \b
@@ -425,12 +358,12 @@ def predict(
     from wikicheck.verifier.model import Verifier
     from wikicheck.verifier.predict import predict_file
 
+    settings = resolve_settings()
+    verifier = settings.verifier
     store = open_store_from_options(index_dir, es_url)
     with closing(store):
-        retriever = None if gold_evidence else Retriever(store, pop_config(kwargs))
-        v = Verifier.load(
-            model_name, device=device, max_length=max_length, threads=threads, quantize=quantize
-        )
+        retriever = None if gold_evidence else Retriever(store, settings.retriever)
+        v = Verifier.load(verifier.model or None, **verifier.load_kwargs())
         with claims_progress("predicting", count_rows(claims)) as update:
             summary = predict_file(
                 v,
@@ -438,10 +371,10 @@ def predict(
                 output,
                 store=store,
                 retriever=retriever,
-                labels=int(labels),
+                labels=verifier.labels,
                 batch_size=claims_per_batch,
                 resume=not overwrite,
-                **_executor_args(table_executor, table_rules),
+                **_executor_args(verifier.table_executor, table_rules),
                 progress=update,
             )
     render_batch_summary(summary.to_dict(), "predicted", output, as_json)

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from wikicheck.common.files import atomic_write_bytes, atomic_write_text
 from wikicheck.errors import InputError
 from wikicheck.evaluation.report import fmt
 
@@ -113,6 +114,6 @@ def write_comparison(comparison: dict[str, Any], out_dir: str | os.PathLike) -> 
     for r in comparison["rows"]:
         delta = "—" if r["delta"] is None else f"{r['delta']:+.4f}"
         lines.append(f"| {r['metric']} | {fmt(r['a'])} | {fmt(r['b'])} | {delta} |")
-    (out / "compare.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (out / "compare.json").write_bytes(orjson.dumps(comparison, option=orjson.OPT_INDENT_2))
+    atomic_write_text(out / "compare.md", "\n".join(lines) + "\n")
+    atomic_write_bytes(out / "compare.json", orjson.dumps(comparison, option=orjson.OPT_INDENT_2))
     return [str(out / "compare.json"), str(out / "compare.md")]

@@ -7,7 +7,8 @@ one recipe works wherever the data lives. A bare name is looked up in ``./recipe
 the recipes shipped with wikicheck; a relative input path (pages, claims, convert input) is
 read from the working directory, else from the recipe's project (the folder holding its
 ``recipes/``), so ``wikicheck evaluate sample`` works from any directory. Outputs (index,
-report) stay relative to the working directory. The keys are documented in ``docs/evaluation.md``.
+report) stay relative to the working directory. The keys are documented in
+``docs/reference/recipes.md``.
 """
 
 from __future__ import annotations
@@ -211,9 +212,7 @@ def parse_recipe(data: Any, path: str = "<recipe>") -> Recipe:
         model=ver.model,
         labels=ver.labels,
         gold_evidence=ver.gold_evidence,
-        verifier=ver.model_dump(
-            include={"batch_size", "max_length", "device", "table_executor"}, exclude_none=True
-        ),
+        verifier=ver.model_dump(exclude={"model", "labels", "gold_evidence"}, exclude_unset=True),
         metrics=file.metrics,
         semtab=file.semtab.model_dump(exclude_none=True) if file.semtab else None,
         batch_size=file.predict.batch_size,

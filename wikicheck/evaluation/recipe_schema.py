@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from typing import Annotated, Any, ClassVar
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     ValidationError,
     create_model,
@@ -28,8 +25,20 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from wikicheck.common.settings import (
+    Count,
+    Flag,
+    Number,
+    Positive,
+    Table,
+    bad_value,
+    check,
+    is_number,
+)
 from wikicheck.errors import ConfigError, short_repr
 from wikicheck.evaluation.report import HEADLINE, SEMTAB_KEYS
+from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.verifier.settings import VerifierSettings
 
 __all__ = ["RecipeFile", "validate_recipe", "expand", "METRICS", "EXPECTED_FIGURES"]
 
@@ -45,44 +54,19 @@ def expand(value: str) -> str:
     return _ENV_RE.sub(lambda m: os.environ.get(m.group(1)) or (m.group(2) or ""), value)
 
 
-# -- one validator per kind of value: the check and the sentence that says what it must be ----
-
-
-def _bad(must: str, value: Any) -> PydanticCustomError:
-    return PydanticCustomError(
-        "recipe", "{must}, got {got}", {"must": must, "got": short_repr(value)}
-    )
-
-
-def _check(test: Callable[[Any], bool], must: str, then: Callable[[Any], Any] = lambda v: v):
-    """A before-validator: ``value`` passes ``test`` (then is converted) or the error says ``must``."""
-
-    def validate(value: Any) -> Any:
-        if not test(value):
-            raise _bad(must, value)
-        return then(value)
-
-    return BeforeValidator(validate)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+# -- the kinds of value are the settings' (wikicheck.common.settings): one check, one sentence each --
 
 
 def _paths(value: Any) -> list[str]:
     paths = [value] if isinstance(value, str) else value
     if not isinstance(paths, list) or not all(isinstance(p, str) and p for p in paths):
-        raise _bad("must be a path or a list of paths", value)
+        raise bad_value("must be a path or a list of paths", value)
     return [expand(p) for p in paths]
 
 
 def _metrics(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
-        raise _bad("must be a non-empty list", value)
+        raise bad_value("must be a non-empty list", value)
     for m in value:
         if m not in METRICS:
             raise PydanticCustomError(
@@ -96,29 +80,13 @@ def _metrics(value: Any) -> tuple[str, ...]:
 #: A non-empty string, ``${VAR}`` expanded.
 Text = Annotated[
     str,
-    _check(lambda v: isinstance(v, str) and bool(v.strip()), "must be a non-empty string", expand),
+    check(lambda v: isinstance(v, str) and bool(v.strip()), "must be a non-empty string", expand),
 ]
-Flag = Annotated[bool, _check(lambda v: isinstance(v, bool), "must be true or false")]
-Count = Annotated[int, _check(lambda v: _is_int(v) and v >= 0, "must be an integer >= 0")]
-Positive = Annotated[int, _check(lambda v: _is_int(v) and v >= 1, "must be an integer >= 1")]
-Figure = Annotated[float, _check(_is_number, "must be a number", float)]
+Figure = Number
 
 
-class Section(BaseModel):
-    """A table of settings: known keys only, values as written (no silent coercion)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    #: Where the section sits in the file (``corpus.convert``), for error messages.
-    key: ClassVar[str] = ""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _a_table(cls, data: Any) -> Any:
-        if data is None:  # ``store:`` with nothing under it in YAML: no settings
-            return {}
-        if not isinstance(data, dict):
-            raise _bad("must be a table of settings", data)
-        return data
+#: A table of a recipe: the settings' tables (known keys only, values as written).
+Section = Table
 
 
 class Convert(Section):
@@ -139,7 +107,7 @@ class Holdout(Section):
     field: Text = "id"
     fraction: Annotated[
         float,
-        _check(lambda v: _is_number(v) and 0 < v < 1, "must be a number between 0 and 1", float),
+        check(lambda v: is_number(v) and 0 < v < 1, "must be a number between 0 and 1", float),
     ] = Field(description="the share of the claims the training part took, e.g. 0.6")
     salt: Text = "wikicheck"
 
@@ -161,20 +129,27 @@ class Store(Section):
         return self
 
 
-class Verifier(Section):
-    key: ClassVar[str] = "verifier"
-    model: Text = "none"
-    labels: Annotated[int, _check(lambda v: _is_int(v) and v in (2, 3), "must be 2 or 3")] = 3
-    gold_evidence: Annotated[
-        bool | str,
-        _check(lambda v: v is True or v is False or v == "table", 'must be true, false or "table"'),
-    ] = False
-    batch_size: Positive | None = None
-    max_length: Positive | None = None
-    device: Text | None = None
-    #: The table program executor on/off (default: where the checkpoint was calibrated for it,
-    #: the rule ``predict`` and ``serve`` follow: :func:`wikicheck.verifier.predict.executor_margin_for`).
-    table_executor: bool | None = None
+#: ``[verifier]``: the verifier's own settings (:class:`VerifierSettings`: the fields, checks
+#: and errors of ``verify``/``predict`` and settings files; ``table_executor`` unset follows
+#: :func:`wikicheck.verifier.predict.executor_margin_for`), plus what only a recipe asks for:
+#: ``model`` (a checkpoint, ``default``, ``gold`` or ``none``), ``gold_evidence`` (oracle
+#: runs) and ``batch_size`` (claim/evidence pairs per forward pass).
+_VERIFIER_FIELDS: dict[str, Any] = {
+    name: (f.annotation, f) for name, f in VerifierSettings.model_fields.items()
+}
+_VERIFIER_FIELDS["model"] = (Text, "none")
+_GoldEvidence = Annotated[
+    bool | str,
+    check(lambda v: v is True or v is False or v == "table", 'must be true, false or "table"'),
+]
+Verifier = create_model(
+    "Verifier",
+    __base__=Section,
+    **_VERIFIER_FIELDS,
+    gold_evidence=(_GoldEvidence, False),
+    batch_size=(Positive | None, None),
+)
+Verifier.key = "verifier"
 
 
 class Semtab(Section):
@@ -193,7 +168,7 @@ class Predict(Section):
 class _ExpectedBase(Section):
     key: ClassVar[str] = "expected"
     tolerance: Annotated[
-        float, _check(lambda v: _is_number(v) and v >= 0, "must be a number >= 0", float)
+        float, check(lambda v: is_number(v) and v >= 0, "must be a number >= 0", float)
     ] = Field(description="how far a re-run may move each figure, e.g. 0.005")
     limit: Positive | None = None
 
@@ -221,7 +196,7 @@ ExpectedTable = create_model(
 
 
 class RecipeFile(Section):
-    """A recipe file as written (``docs/evaluation.md`` documents every key)."""
+    """A recipe file as written (``docs/reference/recipes.md`` documents every key)."""
 
     name: Text | None = None
     description: Text | None = None
@@ -233,7 +208,7 @@ class RecipeFile(Section):
     store: Store = Store()
     retriever: Annotated[
         dict[str, Any],
-        _check(
+        check(
             lambda v: v is None or isinstance(v, dict),
             "must be a table of settings",
             lambda v: v or {},
@@ -253,11 +228,19 @@ _SECTIONS: dict[str, type[Section]] = {
 
 
 def validate_recipe(data: dict[str, Any], path: str) -> RecipeFile:
-    """The validated file, or a :class:`ConfigError` ``PATH: KEY: what is wrong``."""
+    """The validated file, or a :class:`ConfigError` ``PATH: KEY: what is wrong``.
+
+    The ``[retriever]`` table is checked by the retriever's own settings model
+    (:class:`~wikicheck.retriever.config.RetrieverConfig`), and ``[verifier]`` is built on
+    :class:`VerifierSettings`, so a recipe, a settings file and ``--set`` accept the same
+    values with the same errors.
+    """
     try:
-        return RecipeFile.model_validate(data)
+        file = RecipeFile.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(_first_error(exc, path)) from None
+    RetrieverConfig.from_dict(file.retriever, source=path)
+    return file
 
 
 def _first_error(exc: ValidationError, path: str) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from wikicheck.annotations import Claim, Prediction
+from wikicheck.common.files import atomic_write_bytes
 from wikicheck.evaluation import plots
 
 __all__ = ["HEADLINE", "latency_summary", "worst_errors", "write_report", "render_markdown",
@@ -350,8 +351,6 @@ def write_report(
     paths = []
     for name, data in files.items():
         path = out / name
-        tmp = path.with_name(name + ".tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, data)
         paths.append(str(path))
     return paths

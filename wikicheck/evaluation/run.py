@@ -39,6 +39,7 @@ from wikicheck.skips import SkipLog
 from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
+from wikicheck.verifier.settings import VerifierSettings
 from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = [
@@ -190,8 +191,8 @@ def _gather(recipe: Recipe, batch: list[Claim], store: Any, retriever: Any) -> t
             [e.element for e in r.evidence] for r in results
         ]
     if recipe.gold_evidence == "table" and store is not None:
-        # The verifier reads the table as predict --gold-evidence does (DESIGN §6: one table
-        # representation); the cells sharing a content word are the predicted evidence.
+        # The verifier reads the table as predict --gold-evidence does (docs/architecture.md §6:
+        # one table representation); the cells sharing a content word are the predicted evidence.
         ranked = [_table_elements(c, store) for c in batch]
         evidence = [focus_table(c.claim, [el for _, _, el in r]) for c, r in zip(batch, ranked)]
         chosen = [[el for _, hit, el in r if hit] for r in ranked]
@@ -212,7 +213,8 @@ def load_verifier(recipe: Recipe) -> Any:
     model name fails in seconds, not after the index is built."""
     if recipe.model in ("gold", "none"):
         return None
-    opts = {k: v for k, v in recipe.verifier.items() if k in ("device", "max_length")}
+    shared = {k: v for k, v in recipe.verifier.items() if k in VerifierSettings.model_fields}
+    opts = VerifierSettings.from_dict(shared, source=recipe.path).load_kwargs()
     return Verifier.load(None if recipe.model == "default" else recipe.model, **opts)
 
 

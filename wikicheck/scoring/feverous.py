@@ -2,7 +2,8 @@
 
 Entry points: :func:`score` (lists of :class:`~wikicheck.annotations.Prediction` and
 :class:`~wikicheck.annotations.Claim`, matched by id) and :func:`score_files` (JSONL paths).
-Both return a JSON-ready dict whose keys are those of ``wikicheck score --json`` (DESIGN §8).
+Both return a JSON-ready dict whose keys are those of ``wikicheck score --json``
+(``docs/architecture.md`` §8).
 
 The headline numbers reproduce ``feverous_scorer.py`` of ``Raldir/FEVEROUS`` (see
 ``FORMAT.md`` §c), rule by rule:

@@ -6,9 +6,10 @@ scorer only sees the truncated prediction; these figures read the whole ranked l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from wikicheck.annotations import Claim, Prediction
+from wikicheck.common.text import distinct
 from wikicheck.errors import IdError
 from wikicheck.ids import parse_id, table_id
 
@@ -32,14 +33,6 @@ def _kinds(element_id: str) -> tuple[str | None, str | None, str | None]:
     return p.page, table, kind
 
 
-def _distinct(values: Iterable[str | None]) -> list[str]:
-    seen: dict[str, None] = {}
-    for v in values:
-        if v is not None:
-            seen.setdefault(v, None)
-    return list(seen)
-
-
 def recall_at_k(claim: Claim, pred: Prediction, k_values: Sequence[int]) -> dict[str, list]:
     """Per-kind recall@k values for one claim; a kind is absent when the claim has no such gold.
 
@@ -53,10 +46,10 @@ def recall_at_k(claim: Claim, pred: Prediction, k_values: Sequence[int]) -> dict
     """
     info = [(e, *_kinds(e)) for e in pred.predicted_evidence]  # (id, page, table, kind)
     ranked = {
-        "pages": _distinct(i[1] for i in info),
-        "tables": _distinct(i[2] for i in info),
-        "sentences": _distinct(i[0] for i in info if i[3] == "sentences"),
-        "cells": _distinct(i[0] for i in info if i[3] == "cells"),
+        "pages": distinct(i[1] for i in info),
+        "tables": distinct(i[2] for i in info),
+        "sentences": distinct(i[0] for i in info if i[3] == "sentences"),
+        "cells": distinct(i[0] for i in info if i[3] == "cells"),
     }
     gold_pages: set[str] = set()
     gold_tables: set[str] = set()

@@ -3,7 +3,7 @@
 Entry points: :func:`read_docs` (a folder of ``.xml`` files, one ``.xml``, or our ``xml.jsonl.gz``
 bundle with a path prefix), :func:`score_semtab` / :func:`score_semtab_paths` (task A 3-way and
 2-way micro-F1, task B relevant-class cell F1 best over gold versions, averaged over tables as the
-organisers' scorer does; the rules are in ``docs/semtab.md``), and :func:`write_xml` (our
+organisers' scorer does; the rules are in ``docs/how-to/semtab.md``), and :func:`write_xml` (our
 predictions written into the task's XML, statement ``type`` and cell ``<evidence>`` filled in).
 """
 
@@ -67,7 +67,9 @@ def _relevant_f1(gold: Mapping[Coord, str], pred: Mapping[Coord, str]) -> float:
 
 
 def score_semtab(predicted: Mapping[str, Doc], gold: Mapping[str, Doc]) -> dict[str, Any]:
-    """Task A (2-way, 3-way) and task B figures, averaged over gold tables (``docs/semtab.md``).
+    """Task A (2-way, 3-way) and task B figures, averaged over gold tables.
+
+    The rules are in ``docs/how-to/semtab.md``.
 
     Where the organisers' scorer stops with an error (a missing doc, table or statement, a
     mixed task B submission, evidence for a statement without gold evidence), this counts the

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from wikicheck.annotations import read_claims, read_predictions
+from wikicheck.common.files import atomic_output
 from wikicheck.errors import InputError
 from wikicheck.scoring.semtab_xml import LABEL_TO_TYPE, Coord, read_raw_docs, xml_root
 
@@ -119,7 +120,8 @@ def write_xml(
             text, doc_id, labels.get(doc_id, {}), relevant.get(doc_id, {}), source=source
         )
         path = out / f"{doc_id}.xml"
-        ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=False)
+        with atomic_output(path) as tmp:
+            ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=False)
         summary.docs += 1
         summary.statements += sum(1 for _ in root.iter("statement"))
         summary.labelled += n_labelled

@@ -6,6 +6,13 @@
 (function () {
   const LABEL_CLASS = { "SUPPORTS": "supports", "REFUTES": "refutes", "NOT ENOUGH INFO": "nei" };
   const TABLE_TYPES = new Set(["cell", "header_cell", "table_caption"]);
+  // Evidence shown at first: the verdict and the best few fit a screen, the search below stays
+  // in reach; "Show all" opens the rest (a claim can bring 30 elements, 6,000 px of cards).
+  const FIRST_EVIDENCE = 5;
+  // A table where at least this share of the cells is evidence is drawn "mostly lit": the lit
+  // cells carry a mark of their own and the table says how many, since colour alone no longer
+  // tells a mostly lit table from an unlit one.
+  const MOSTLY_LIT = 0.5;
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -114,10 +121,21 @@
         if (id === item.id) cell.classList.add("focus");
         if (contextIds.has(id) && !cell.classList.contains("hl")) cell.classList.add("ctx");
       }
-      slot.replaceChildren(el("div", { class: "table-wrap" }, drawn));
+      const note = markMostlyLit(drawn);
+      slot.replaceChildren(...(note ? [note] : []), el("div", { class: "table-wrap" }, drawn));
     } catch (err) {
       slot.replaceChildren(el("p", { class: "warn", text: `The table could not be drawn: ${err.message}` }));
     }
+  }
+
+  // Mark `table` "mostly-lit" when most of its data cells (headers are context) are evidence;
+  // returns the line saying so.
+  function markMostlyLit(table) {
+    const cells = table.querySelectorAll("td[data-id]").length;
+    const lit = table.querySelectorAll("td.hl[data-id]").length;
+    if (!cells || lit / cells < MOSTLY_LIT) return null;
+    table.classList.add("mostly-lit");
+    return el("p", { class: "lit-note", text: `${lit} of ${cells} data cells are evidence (marked ✓).` });
   }
 
   // -- verdict and evidence ---------------------------------------------------------------------
@@ -183,9 +201,27 @@
           drawTable(slot, ev, pageIds, ranks, contextIds);
         }
       }
+      if (i >= FIRST_EVIDENCE) {
+        li.classList.add("more");
+        li.hidden = true;
+      }
       list.append(li);
     });
     if (!evidence.length) list.append(el("li", { class: "empty", text: "No evidence found in the index." }));
+    const more = document.getElementById("evidence-more");
+    more.replaceChildren();
+    if (evidence.length > FIRST_EVIDENCE) {
+      const all = `Show all ${evidence.length} evidence elements`;
+      const button = el("button", { type: "button", id: "show-all", class: "secondary",
+                                    "aria-expanded": "false", "aria-controls": "evidence", text: all });
+      button.addEventListener("click", () => {
+        const open = button.getAttribute("aria-expanded") !== "true";
+        for (const li of list.querySelectorAll("li.more")) li.hidden = !open;
+        button.setAttribute("aria-expanded", String(open));
+        button.textContent = open ? `Show the best ${FIRST_EVIDENCE} only` : all;
+      });
+      more.append(button);
+    }
   }
 
   // On submitting form `formId`: run(value, statusNode) with input `inputId`'s trimmed value, or
@@ -221,9 +257,12 @@
         setStatus(status, answer.error, "error");
         verdict.hidden = true;
         list.replaceChildren();
+        document.getElementById("evidence-more").replaceChildren();
         return;
       }
-      setStatus(status, note || `${answer.data.evidence.length} evidence elements, best first.`, "done");
+      const n = answer.data.evidence.length;
+      const shown = n > FIRST_EVIDENCE ? ` (the best ${FIRST_EVIDENCE} shown)` : "";
+      setStatus(status, note || `${n} evidence elements, best first${shown}.`, "done");
       if (answer.data.predicted_label) renderVerdict(verdict, answer.data);
       else verdict.hidden = true;
       renderEvidence(list, answer.data);
@@ -281,6 +320,10 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     if (document.getElementById("claim-form")) setupHome();
+    for (const table of document.querySelectorAll(".view table.wt")) {
+      const note = markMostlyLit(table);
+      if (note) table.before(note);
+    }
     const first = document.querySelector(".view .hl");
     if (first) first.scrollIntoView({ block: "center" });
   });

@@ -1,9 +1,9 @@
 """The data files that ship inside the package, found with :mod:`importlib.resources`.
 
 The repository keeps them at its top level (``es_mappings/``, ``kibana/``, ``samples/``, as the
-layout in DESIGN §2 has it); ``wikicheck/_data/`` links to those folders, and the wheel carries
-copies of them as package data. So the same call finds them in a checkout, an editable install
-and a wheel installed anywhere, whatever the working directory.
+layout in ``docs/architecture.md`` §2 has it); ``wikicheck/_data/`` links to those folders, and
+the wheel carries copies of them as package data. So the same call finds them in a checkout, an
+editable install and a wheel installed anywhere, whatever the working directory.
 """
 
 from __future__ import annotations

@@ -1,0 +1,40 @@
+"""Stop words and order-keeping de-duplication: one list and one helper shared by the packages.
+
+Why: the retriever, the table executor, the table focus and the training-pair builder kept four
+stop-word lists, and four helpers de-duplicated lists in first-seen order. :data:`STOPWORDS`
+(English function words) serves the retriever and the training-pair builder; the verifier's
+table reading keeps one list of its own (``wikicheck.verifier.tables.text.STOP_WORDS``, shared
+by the executor and the table focus), because its members are part of the calibrated executor
+and of the verifier's measured figures: changing them means re-measuring those.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TypeVar
+
+__all__ = ["STOPWORDS", "distinct", "content_words"]
+
+T = TypeVar("T")
+
+#: English function words: no evidence on their own, and costly as query terms.
+STOPWORDS = frozenset(
+    """a an the and or but if of at by for with about against between into through during before
+    after above below to from up down in out on off over under again further then once here there
+    when where why how all any both each few more most other some such no nor not only own same so
+    than too very s t can will just don should now is are was were be been being have has had
+    having do does did doing i me my we our you your he him his she her it its they them their
+    what which who whom this that these those am would could also as""".split()
+)
+_WORD = re.compile(r"\w+")
+
+
+def distinct(values: Iterable[T | None]) -> list[T]:
+    """``values`` without repeats, in first-seen order; ``None`` and ``""`` are dropped."""
+    return list(dict.fromkeys(v for v in values if v is not None and v != ""))
+
+
+def content_words(text: str, stop: frozenset[str] = STOPWORDS) -> set[str]:
+    """The lower-cased words of ``text`` that are not in ``stop``."""
+    return {w for w in _WORD.findall(text.lower()) if w not in stop}
