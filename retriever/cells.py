@@ -21,6 +21,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from wikicheck.common.quantities import number_strings, numbers
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
@@ -29,26 +30,12 @@ from wikicheck.retriever.config import RetrieverConfig
 __all__ = ["match_count", "numbers_of", "rank_key", "select_evidence"]
 
 _WORD_RE = re.compile(r"\w+")
-# A number on its own, not a piece of a time ("1:33.291"), whose parts are not quantities;
-# thousands commas allowed ("3,500").
-_NUM_RE = re.compile(
-    r"(?<![\d.,:])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d:])|(?<![\d.,:])\d+(?:\.\d+)?(?![\d:,]\d|[:\d])"
-)
 
 
 def numbers_of(text: str) -> set[float]:
-    """The numbers of ``text`` as values: "3,500" and "3500" are one number, 291.5 is not the
-    291 of the lap time "1:33.291" (pieces of times are left out).
-
-    A small local reading for matching cells; the claim analysis keeps its own.
-    """
-    out = set()
-    for m in _NUM_RE.finditer(text):
-        try:
-            out.add(float(m.group(0).replace(",", "")))
-        except ValueError:
-            continue
-    return out
+    """The numbers of ``text`` as values (:func:`wikicheck.common.quantities.numbers`): "3,500"
+    and "3500" are one number, 291.5 is not the 291 of the lap time "1:33.291"."""
+    return set(numbers(text))
 
 
 def rank_key(ev: Evidence) -> tuple[float, str]:
@@ -74,8 +61,8 @@ def match_count(
     text = el.text.casefold()
     if text.strip() and len(text) >= min_chars and text.strip() in analysis.text.casefold():
         n += 1  # the whole cell value appears in the claim ("Pirate Party", "1879")
-    nums = numbers_of(el.text)
-    n += sum(1 for x in numbers_of(" ".join(analysis.numbers)) if x in nums)
+    nums = set(number_strings(el.text))
+    n += sum(1 for x in analysis.numbers if x in nums)
     return n
 
 

@@ -23,6 +23,7 @@ from wikicheck.retriever.display import shown
 from wikicheck.retriever.pipeline import Retriever
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
+from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = ["Services", "Depth", "Coalescer", "load_services", "retrieve_many", "verify_many"]
 
@@ -211,6 +212,7 @@ def verify_many(
         if margin is not None:  # the table program executor, by predict's rule
             verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
             apply_table_verdict(row, verdict, margin)
+        apply_evidence_checks(row, claim, evs, labels=labels, store=services.store, used=pred.used)
         out.append(
             VerifyResponse(
                 claim=claim,

@@ -280,6 +280,18 @@ class VerifyResponse(BaseModel):
     answer_below_confidence: str | None = Field(
         None, description="The label withheld because of min_confidence."
     )
+    # The evidence checks (verifier.sufficiency), as in prediction rows.
+    sufficient: bool | None = Field(
+        None,
+        description="Whether the evidence bears on the claim (its names, numbers and words "
+        "covered); with labels=3 insufficient evidence gives NOT ENOUGH INFO.",
+    )
+    sufficiency: dict[str, Any] | None = Field(
+        None, description="The check's score, the claim's names left uncovered, its number check."
+    )
+    label_before_checks: str | None = Field(
+        None, description="The label before the evidence checks changed it."
+    )
 
 
 class VerifyBatchResponse(BaseModel):

@@ -293,8 +293,26 @@ def _panel(row) -> None:
     if row.get("program"):
         verdict = "decided the verdict" if row.get("rule_applied") else "overruled by the model"
         table.caption = Text(f"table program ({row['rule']}, {verdict}): {row['program']}")
-    title = Text.assemble((f"{label} {probs[label]:.2f}", f"bold {colour}"), f"  ({others})")
+    note = _checks_note(row)
+    if note:
+        table.caption = Text("\n").join([t for t in (table.caption, Text(note)) if t])
+    score = f"{probs[label]:.2f}" if "label_before_checks" not in row else "(evidence checks)"
+    title = Text.assemble((f"{label} {score}", f"bold {colour}"), f"  ({others})")
     console().print(Panel(table, title=title, subtitle=Text(row["claim"])))
+
+
+def _checks_note(row) -> str:
+    """What the evidence checks found (``verifier.sufficiency``), in one or two lines."""
+    check = row.get("sufficiency") or {}
+    lines = []
+    if row.get("sufficient") is False:
+        missing = ", ".join(check.get("uncovered") or []) or "its words"
+        lines.append(f"evidence judged insufficient: it does not cover {missing}")
+    for c in (check.get("numbers") or {}).get("conflicts") or []:
+        lines.append(f"number check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
+    if row.get("label_before_checks"):
+        lines.append(f"the model alone said {row['label_before_checks']}")
+    return "\n".join(lines)
 
 
 @click.command()
