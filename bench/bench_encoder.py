@@ -90,13 +90,12 @@ def main() -> None:
 
     from wikicheck.retriever.dense import OnnxEncoder, load_encoder
     from wikicheck.retriever.encoder_models import teacher_dir
+    from wikicheck.retriever.int8 import session_options
 
     texts = _texts(args.corpus, args.texts)
     threads = args.threads or os.cpu_count() or 1
     anchor = OnnxEncoder(batch_size=1, threads=threads)
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = opts.inter_op_num_threads = 1
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts = session_options()
     anchor.session = ort.InferenceSession(
         str(_dynamic_model(teacher_dir())), opts, providers=["CPUExecutionProvider"]
     )

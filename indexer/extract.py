@@ -122,17 +122,13 @@ def _add_target(target: str, targets: list[str]) -> None:
 def _span(cell: dict, key: str) -> int:
     # Spans are strings in the dump ("2"); tolerate ints, clamp nonsense to 1.
     value = cell.get(key, 1)
+    if value == "1" or value == 1:  # nearly every cell: skip the conversion
+        return 1
     try:
         n = int(value)
     except (TypeError, ValueError):
         return 1
     return n if 1 <= n <= 1000 else 1
-
-
-def _stored_spans(cell: dict, rows_left: int) -> dict[str, int]:
-    """The cell's spans as Element fields, only those over 1 (rows clamped to the table)."""
-    rs, cs = min(_span(cell, "row_span"), rows_left), _span(cell, "column_span")
-    return {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
 
 
 @dataclass
@@ -267,6 +263,7 @@ class _GridCell:
     col: int
     text: str
     links: list[str]
+    spans: dict[str, int]  # the spans over 1, rows clamped to the table (Element fields)
 
     @property
     def is_header(self) -> bool:
@@ -292,37 +289,36 @@ def _extract_table(out: _PageOut, key: str, value: Any) -> None:
             table_type=table_type,
         )
     cells, grid = _place_cells(title, key, rows)
-    for gc in cells:
-        cid = gc.cell.get("id")
+    header = [gc.is_header for gc in cells]
+    left, above = _nearest_headers(grid, header)
+    # Cells under the same headers share their header lists (most cells of a column do):
+    # built once per distinct (row headers, column headers), never mutated afterwards.
+    shared: dict[tuple, tuple] = {}
+    for idx, gc in enumerate(cells):
+        cell = gc.cell
+        cid = cell.get("id")
         if not isinstance(cid, str) or not cid:
             raise PageError(f"page {title!r}: {key} row {gc.row} has a cell without an 'id'")
-        fields: dict[str, Any] = dict(
-            table=t,
-            row=gc.row,
-            col=gc.col,
-            table_type=table_type,
-            **_stored_spans(gc.cell, len(rows) - gc.row),
-        )
-        if gc.is_header:
-            out.add(cid, "header_cell", gc.text, gc.links, **fields)
+        spans = gc.spans
+        if header[idx]:
+            out.add(cid, "header_cell", gc.text, gc.links, table=t, row=gc.row, col=gc.col,
+                    table_type=table_type, **spans)  # fmt: skip
             continue
-        row_h = _walk(grid[gc.row], range(gc.col - 1, -1, -1), cells)
-        col_h = [i for i in _walk_col(grid, gc.col, range(gc.row - 1, -1, -1), cells)
-                 if i not in row_h]  # fmt: skip
-        rh_ids = [f"{title}_{cells[i].cell['id']}" for i in row_h]
-        ch_ids = [f"{title}_{cells[i].cell['id']}" for i in col_h]
-        out.add(
-            cid,
-            "cell",
-            gc.text,
-            gc.links,
-            context=[*out.base_context, *rh_ids, *ch_ids],
-            row_headers=rh_ids,
-            row_header_texts=[cells[i].text for i in row_h],
-            col_headers=ch_ids,
-            col_header_texts=[cells[i].text for i in col_h],
-            **fields,
-        )
+        hk = (left[gc.row].get(gc.col, ()), above[gc.row].get(gc.col, ()))
+        lists = shared.get(hk)
+        if lists is None:
+            row_h = hk[0]
+            col_h = [i for i in hk[1] if i not in row_h] if row_h else hk[1]
+            rh_ids = [f"{title}_{cells[i].cell['id']}" for i in row_h]
+            ch_ids = [f"{title}_{cells[i].cell['id']}" for i in col_h]
+            lists = shared[hk] = (
+                [*out.base_context, *rh_ids, *ch_ids], rh_ids, [cells[i].text for i in row_h],
+                ch_ids, [cells[i].text for i in col_h],
+            )  # fmt: skip
+        context, rh_ids, rh_texts, ch_ids, ch_texts = lists
+        out.add(cid, "cell", gc.text, gc.links, context=context, table=t, row=gc.row,
+                col=gc.col, table_type=table_type, row_headers=rh_ids, row_header_texts=rh_texts,
+                col_headers=ch_ids, col_header_texts=ch_texts, **spans)  # fmt: skip
 
 
 def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], list[dict[int, int]]]:
@@ -345,8 +341,15 @@ def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], lis
                 c += 1
             rs, cs = _span(cell, "row_span"), _span(cell, "column_span")
             idx = len(cells)
-            cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"])))
-            for dr in range(min(rs, len(rows) - r)):
+            if rs == 1 and cs == 1:  # nearly every cell
+                cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"]), {}))
+                g[c] = idx
+                c += 1
+                continue
+            rs = min(rs, len(rows) - r)
+            spans = {k: v for k, v in (("row_span", rs), ("col_span", cs)) if v > 1}
+            cells.append(_GridCell(cell, r, c, *resolve_links(cell["value"]), spans))
+            for dr in range(rs):
                 gr = grid[r + dr]
                 for dc in range(cs):
                     gr[c + dc] = idx
@@ -354,26 +357,53 @@ def _place_cells(title: str, key: str, rows: list) -> tuple[list[_GridCell], lis
     return cells, grid
 
 
-def _headers(indices, cells: list[_GridCell]) -> list[int]:
-    """Nearest-first: skip data cells until the first header, then take headers until a data cell."""
-    found: list[int] = []
-    for i in indices:
-        if i is None:
-            continue
-        if cells[i].is_header:
-            if i not in found:
-                found.append(i)
-        elif found:
-            break
-    return found
+def _nearest_headers(
+    grid: list[dict[int, int]], header: list[bool]
+) -> tuple[list[dict[int, tuple[int, ...]]], list[dict[int, tuple[int, ...]]]]:
+    """For every grid slot, its row headers (walking left) and column headers (walking up).
+
+    The walk, nearest first: skip data cells until the first header, then take headers until
+    the next data cell (empty slots are skipped, a spanning header counts once). Computed for
+    all slots in one pass per row and per column: a walk per cell is quadratic in the table's
+    length, and tables of hundreds of rows are common in the dump.
+    ``left[r][c]`` / ``above[r][c]``: cell indices, nearest first.
+    """
+    left: list[dict[int, tuple[int, ...]]] = []
+    for g in grid:
+        out: dict[int, tuple[int, ...]] = {}
+        skip: tuple[int, ...] = ()  # result of the walk that has not found a header yet
+        take: tuple[int, ...] = ()  # result of the walk already taking headers
+        for c in range(max(g, default=-1) + 2):
+            out[c] = skip
+            i = g.get(c)
+            if i is None:
+                continue
+            if header[i]:
+                take = _prepend(i, take)
+                skip = take
+            else:
+                take = ()
+        left.append(out)
+    above: list[dict[int, tuple[int, ...]]] = [{} for _ in grid]
+    width = max((max(g, default=-1) for g in grid), default=-1) + 1
+    for c in range(width):
+        skip = take = ()
+        for r, g in enumerate(grid):
+            above[r][c] = skip
+            i = g.get(c)
+            if i is None:
+                continue
+            if header[i]:
+                take = _prepend(i, take)
+                skip = take
+            else:
+                take = ()
+    return left, above
 
 
-def _walk(grid_row: dict[int, int], cols, cells: list[_GridCell]) -> list[int]:
-    return _headers((grid_row.get(c) for c in cols), cells)
-
-
-def _walk_col(grid: list[dict[int, int]], c: int, rows, cells: list[_GridCell]) -> list[int]:
-    return _headers((grid[r].get(c) for r in rows), cells)
+def _prepend(i: int, found: tuple[int, ...]) -> tuple[int, ...]:
+    # The nearer header first; a spanning header seen again further on keeps its first place.
+    return (i, *(j for j in found if j != i)) if i in found else (i, *found)
 
 
 def _extract_list(out: _PageOut, key: str, value: Any) -> None:

@@ -21,15 +21,27 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from wikicheck.common.quantities import number_strings, numbers
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
 from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
 
-__all__ = ["select_evidence", "match_count"]
+__all__ = ["match_count", "numbers_of", "rank_key", "select_evidence"]
 
 _WORD_RE = re.compile(r"\w+")
-_NUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def numbers_of(text: str) -> set[float]:
+    """The numbers of ``text`` as values (:func:`wikicheck.common.quantities.numbers`): "3,500"
+    and "3500" are one number, 291.5 is not the 291 of the lap time "1:33.291"."""
+    return set(numbers(text))
+
+
+def rank_key(ev: Evidence) -> tuple[float, str]:
+    """Best score first; equal scores by element id, so the order never depends on the order
+    candidates arrived in (``wikicheck.retriever.dense_scores``)."""
+    return (-ev.score, ev.element.id)
 
 
 def match_count(
@@ -49,7 +61,7 @@ def match_count(
     text = el.text.casefold()
     if text.strip() and len(text) >= min_chars and text.strip() in analysis.text.casefold():
         n += 1  # the whole cell value appears in the claim ("Pirate Party", "1879")
-    nums = {m.replace(",", "") for m in _NUM_RE.findall(el.text)}
+    nums = set(number_strings(el.text))
     n += sum(1 for x in analysis.numbers if x in nums)
     return n
 
@@ -63,7 +75,7 @@ def select_evidence(
     ]
     cell_like = [e for e in candidates if e.element.type in CELL_LIKE_TYPES]
     chosen_cells = _select_cells(cell_like, analysis, config)
-    return sorted(sentences + chosen_cells, key=lambda e: -e.score)
+    return sorted(sentences + chosen_cells, key=rank_key)
 
 
 def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list[Evidence]:
@@ -81,7 +93,7 @@ def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list
         if config.w_same_page and ev.element.page == best_page:
             ev.scores["same_page"] = config.w_same_page
             ev.score += config.w_same_page
-    return sorted(sentences, key=lambda e: -e.score)
+    return sorted(sentences, key=rank_key)
 
 
 def _select_cells(
@@ -104,7 +116,7 @@ def _select_cells(
     for key, evs in by_table.items():
         scores = sorted((e.score for e in evs), reverse=True)
         table_scores[key] = scores[0] + config.table_further_weight * sum(scores[1 : 1 + further])
-    top_tables = sorted(table_scores, key=lambda k: -table_scores[k])[: config.max_tables]
+    top_tables = sorted(table_scores, key=lambda k: (-table_scores[k], k))[: config.max_tables]
     chosen: list[Evidence] = list(others)
     for rank, key in enumerate(top_tables):
         for ev in by_table[key]:
@@ -115,5 +127,5 @@ def _select_cells(
                 ev.score += bonus
             ev.scores["table_rank"] = float(rank + 1)
             chosen.append(ev)
-    chosen.sort(key=lambda e: -e.score)
+    chosen.sort(key=rank_key)
     return chosen[: config.max_cells]

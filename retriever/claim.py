@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikicheck.common.quantities import number_strings
 from wikicheck.common.text import STOPWORDS, distinct
 from wikicheck.errors import ModelError
 
@@ -29,7 +30,6 @@ _CONNECTORS = frozenset(
 # Capitalised words that rarely start a title on their own when they open a sentence.
 _LEADING_DROP = frozenset("the a an in on at of for to from by with as".split())
 _QUOTE_RE = re.compile(r"[\"“”„«»]([^\"“”„«»]{2,120})[\"“”„«»]|(?<!\w)'([^']{2,80})'(?!\w)")
-_NUMBER_RE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
 _YEAR_RE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY", "DATE", "TIME"})
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -119,7 +119,7 @@ def _from_doc(text: str, doc) -> ClaimAnalysis:
     a.noun_chunks = [c.text for c in doc.noun_chunks]
     a.capitalized = _capitalized_runs(doc)
     a.quoted = [(m.group(1) or m.group(2)).strip() for m in _QUOTE_RE.finditer(text)]
-    a.numbers = distinct(m.group(0).replace(",", "") for m in _NUMBER_RE.finditer(text))
+    a.numbers = number_strings(text)
     dates = [e.text for e in doc.ents if e.label_ in ("DATE", "TIME")]
     dates += [m.group(1) for m in _YEAR_RE.finditer(text)]
     a.dates = distinct(dates)

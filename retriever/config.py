@@ -23,6 +23,8 @@ from wikicheck.common.settings import (
     Section,
     Weight,
     bad_value,
+    check,
+    is_number,
     one_of,
 )
 from wikicheck.ids import EVIDENCE_TYPES
@@ -45,6 +47,9 @@ def _types(value: Any) -> tuple[str, ...]:
 
 EvidenceTypes = Annotated[tuple[str, ...], BeforeValidator(_types)]
 Backend = one_of("auto", "onnx", "torch")
+Share = Annotated[
+    float, check(lambda v: is_number(v) and 0 <= v <= 1, "must be a number from 0 to 1", float)
+]
 EncoderModel = one_of("auto", *MODELS)
 
 
@@ -127,6 +132,11 @@ class RetrieverConfig(Section):
     # --- output ------------------------------------------------------------------------------
     max_sentences: Count = _f(5, "Sentences in the evidence (FEVEROUS scorer budget: 5).")
     max_cells: Count = _f(25, "Cells, header cells, captions and items (scorer budget: 25).")
+    evidence_share: Share = _f(
+        0.0,
+        "predicted_evidence keeps the items scoring at least this share of the best one's "
+        "(0: all); the verifier still reads them all.",
+    )
     max_tables: Count = _f(3, "Tables whose cells may be evidence.")
     table_further_cells: Count = _f(
         4, "Cells after a table's best whose scores add to the table's score."

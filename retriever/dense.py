@@ -38,7 +38,7 @@ from wikicheck.retriever.encoder_models import (
     model_dir,
     vector_model_name,
 )
-from wikicheck.retriever.int8 import SLOW_FUSIONS, int8_model_path
+from wikicheck.retriever.int8 import SLOW_FUSIONS, int8_model_path, session_options
 from wikicheck.retriever.vectors import ElementVectors
 
 __all__ = [
@@ -142,7 +142,9 @@ class OnnxEncoder(Encoder):
     has work. ``threads`` callers run batches side by side (``session.run`` releases the GIL),
     each operator on one thread, with **no spin-waiting** — onnxruntime's idle workers
     otherwise busy-wait between operators, burning the cores that a machine shared with other
-    jobs needs.
+    jobs needs. Integer products are exact on every x86-64 CPU
+    (:data:`wikicheck.retriever.int8.EXACT_PRODUCTS`), so AVX2-only and AVX-512 machines give the
+    same vectors.
     """
 
     name = "onnx"
@@ -170,13 +172,9 @@ class OnnxEncoder(Encoder):
         self.tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.no_padding()
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
             str(int8_model_path(self.model_dir, name=file_stem(model))),
-            opts,
+            session_options(),
             providers=["CPUExecutionProvider"],
             disabled_optimizers=list(SLOW_FUSIONS),
         )

@@ -56,12 +56,14 @@ from wikicheck.errors import ModelError
 
 __all__ = [
     "CALIBRATION_FILE",
+    "EXACT_PRODUCTS",
     "RECIPE",
     "SLOW_FUSIONS",
     "build_int8_model",
     "cache_dir",
     "calibration_texts",
     "int8_model_path",
+    "session_options",
 ]
 
 #: Bump when the export or quantisation settings change, so an old cached file is not reused.
@@ -72,6 +74,16 @@ RECIPE = "static-qdq-v4"
 #: ``Add`` + ``LayerNormalization`` and ``Add`` + ``Gelu`` they replace (onnxruntime 1.32
 #: profile, 256 b200k element texts: 12 % and 11 % of the model's time vs ~3 % and ~8 %).
 SLOW_FUSIONS = ("SkipLayerNormFusion", "BiasGeluFusion")
+
+#: onnxruntime session setting that makes the int8 products exact on every x86-64 CPU. Without
+#: it, CPUs with AVX2 but no VNNI instructions (e.g. AMD EPYC before Zen 4) multiply uint8 by int8
+#: with ``VPMADDUBSW``, which adds each pair of products in a *saturating 16-bit* register:
+#: activations near 255 against weights near -128 clip, and the vectors differ from an AVX-512
+#: VNNI CPU's (measured under ``qemu-x86_64 -cpu Haswell``: cosine down to 0.9967, components
+#: 0.023 apart, enough to move one sample claim). With it onnxruntime uses its uint8 x uint8
+#: kernel there (no saturation); CPUs with VNNI are unaffected. Emulated Haswell then gives
+#: bit-identical vectors (``bench/bench_cpu_determinism.py``).
+EXACT_PRODUCTS = ("session.x64quantprecision", "1")
 
 #: Element texts (``wikicheck.retriever.dense.element_text``, one per line) of the packaged sample pages
 #: with at least 24 tokens, every third of them: the activations the scales are calibrated on.
@@ -88,6 +100,19 @@ def cache_dir() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "wikicheck"
+
+
+def session_options(threads: int = 1):  # noqa: ANN201 - onnxruntime.SessionOptions
+    """Session options for the int8 encoder: exact integer products (:data:`EXACT_PRODUCTS`),
+    ``threads`` operator threads, and idle workers that sleep instead of spin-waiting."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.add_session_config_entry(*EXACT_PRODUCTS)
+    return opts
 
 
 def calibration_texts() -> list[str]:

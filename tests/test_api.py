@@ -247,6 +247,23 @@ def test_a_blank_claim_is_a_422_naming_the_field(client, path):
     assert r.status_code == 422 and _detail(r).startswith("body.claims.1: Value error, the claim")
 
 
+def test_verify_shows_few_evidence_items_and_abstains_below_min_confidence(client):
+    body = client.post("/verify", json={"claim": AARE_CLAIM}).json()
+    first = body["shown_evidence"]
+    assert 1 <= len(first) <= 8  # relevance cuts the list a person sees first ...
+    assert set(first) <= set(body["predicted_evidence"])  # ... not the scorer's
+    types = {ev["id"]: ev["type"] for ev in body["evidence"]}
+    assert all(types[i] != "header_cell" for i in first)
+    label = body["predicted_label"]
+    above = body["probabilities"][label] + 1e-6
+    r = client.post("/verify", json={"claim": AARE_CLAIM, "min_confidence": min(above, 1.0)})
+    out = r.json()
+    assert out["predicted_label"] == "NOT ENOUGH INFO" and out["abstained"] is True
+    assert out["answer_below_confidence"] == label
+    r = client.post("/verify", json={"claim": AARE_CLAIM, "min_confidence": 1.5})
+    assert r.status_code == 422
+
+
 def test_verify_with_nothing_retrieved_is_not_enough_info(client):
     r = client.post("/verify", json={"claim": "?!"})
     assert r.status_code == 200, r.text

@@ -110,12 +110,23 @@ def test_the_rate_counts_from_the_first_report_not_from_the_start():
 
 
 def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
-    from wikicheck.cli.verifier import PANEL_ROWS, _panel
+    from wikicheck.cli.verifier import _panel
+    from wikicheck.retriever.display import MAX_SHOWN
 
     row = _verify_row("x")
-    row["evidence"] = [dict(row["evidence"][0], id=f"P_cell_0_{i}_1") for i in range(30)]
+    row["evidence"] = [
+        dict(row["evidence"][0], id=f"P_cell_0_{i}_1", type="cell", score=1.0) for i in range(30)
+    ]
     row["probabilities"] = {"SUPPORTS": 0.81, "REFUTES": 0.1, "NOT ENOUGH INFO": 0.09}
     _panel(row)
     out = capsys.readouterr().out
-    assert out.count("P_cell_0_") == PANEL_ROWS and f"... {30 - PANEL_ROWS} more" in out
+    assert out.count("P_cell_0_") == MAX_SHOWN and f"... {30 - MAX_SHOWN} more" in out
+    # relevance decides, not a count: two close items and a far tail show two
+    row["evidence"] = [
+        dict(row["evidence"][0], id=f"P_cell_0_{i}_1", type="cell", score=s)
+        for i, s in enumerate([2.0, 1.9, 0.9, 0.8, 0.7])
+    ]
+    _panel(row)
+    out = capsys.readouterr().out
+    assert out.count("P_cell_0_") == 2 and "... 3 more" in out
     assert out.count("SUPPORTS") == 1 and "SUPPORTS 0.81" in out and "REFUTES 0.10" in out

@@ -106,7 +106,11 @@ def test_report_writes_every_file_with_content(tmp_path):
     assert "<script" not in html and "http" not in html  # self-contained, nothing fetched
     assert "Claim 3 &lt;b&gt;bold&lt;/b&gt; &amp; co" in html  # claim text escaped
     images = [part.split('"', 1)[0] for part in html.split("data:image/png;base64,")[1:]]
-    assert len(images) == 4  # confusion, recall@k, per challenge, latency
+    # confusion, recall@k, per challenge, latency, reliability, risk-coverage
+    assert len(images) == 6
+    assert "Reliability (ECE" not in html  # drawn, not written: the alt text names it
+    assert 'alt="Reliability diagram"' in html and 'alt="Risk-coverage curve"' in html
+    assert "| expected_calibration_error |" in md
     for data in images:
         assert base64.b64decode(data).startswith(b"\x89PNG")
 

@@ -424,3 +424,20 @@ def test_claims_without_any_gold_evidence_are_scored_on_labels_only():
     assert r["label_accuracy"] == 0.5
     assert r["feverous_score"] is None and r["evidence_recall"] is None
     assert any("label accuracy and macro-F1 only" in note for note in r["notes"])
+
+
+def test_one_label_metrics_function_with_both_averaging_rules():
+    from wikicheck.scoring.metrics import label_metrics
+
+    gold = ["SUPPORTS", "SUPPORTS", "REFUTES", "REFUTES"]
+    pred = ["SUPPORTS", "REFUTES", "REFUTES", None]
+    seen = label_metrics(gold, pred)  # labels seen in gold or predictions
+    assert seen["label_accuracy"] == 0.5 and list(seen["per_label"]) == ["SUPPORTS", "REFUTES"]
+    assert seen["per_label"]["SUPPORTS"] == {"precision": 1.0, "recall": 0.5,
+                                             "f1": 2 / 3, "n": 2}  # fmt: skip
+    assert seen["macro_f1"] == pytest.approx((2 / 3 + 0.5) / 2)
+    fixed = label_metrics(gold, pred, ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"])
+    assert fixed["macro_f1"] == pytest.approx((2 / 3 + 0.5 + 0.0) / 3)  # NEI never seen: F1 0
+    assert label_metrics([], [])["label_accuracy"] is None
+    with pytest.raises(ValueError, match="2 gold labels but 1 predictions"):
+        label_metrics(gold[:2], pred[:1])

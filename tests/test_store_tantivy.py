@@ -53,6 +53,58 @@ def test_incompatible_schema_version_says_rebuild(tmp_path) -> None:
     )
 
 
+def test_index_of_the_older_format_says_reindex(tmp_path) -> None:
+    # Version 1 stored every element as a JSON object and kept positions on every text field:
+    # this version cannot read its stored elements, so it refuses it and says how to rebuild.
+    build(tmp_path / "i")
+    manifest = tmp_path / "i" / MANIFEST
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "schema_version": 1}))
+    with pytest.raises(StoreError) as err:
+        TantivyStore(tmp_path / "i")
+    assert str(err.value) == (
+        f"index at {tmp_path / 'i'} was built by an older wikicheck (schema version 1); this one "
+        f"reads version {SCHEMA_VERSION}, which stores elements more compactly: re-index with "
+        f"`wikicheck index SOURCE --index-dir {tmp_path / 'i'} --overwrite` (the sources it was "
+        "built from)"
+    )
+
+
+SPANNING = {
+    "title": "Grid_x",
+    "order": ["section_0", "table_0", "list_0"],
+    "section_0": {"value": "Results", "level": 2},
+    "table_0": {
+        "type": "wikitable",
+        "caption": "Scores [[Goal|goals]]",
+        "table": [
+            [{"id": "header_cell_0_0_0", "value": "Year", "is_header": True, "column_span": "2"},
+             {"id": "header_cell_0_0_1", "value": "Club", "is_header": True}],
+            [{"id": "header_cell_0_1_0", "value": "1999", "is_header": True, "row_span": "2"},
+             {"id": "cell_0_1_1", "value": "[[Ajax|AFC Ajax]]"}, {"id": "cell_0_1_2", "value": "3"}],
+            [{"id": "cell_0_2_0", "value": "PSV"}, {"id": "cell_0_2_1", "value": "4"}],
+        ],
+    },
+    "list_0": {"list": [{"id": "item_0_0", "value": "one", "level": 1}], "type": "ordered_list"},
+}  # fmt: skip
+
+
+def test_stored_elements_read_back_whole(tmp_path) -> None:
+    from wikicheck.indexer.stores.tantivy import _decode_blob, _element_blob
+    from wikicheck.model import Element
+
+    els = extract_page(SPANNING) + extract_page(PAGE)
+    assert {e.type for e in els} >= {"cell", "header_cell", "table_caption", "item", "sentence"}
+    for el in els:
+        blob = _element_blob(el)
+        assert blob.startswith(b"[")  # the compact form
+        assert _decode_blob(blob) == el
+    # An element whose context is not the page's pattern keeps it, in the object form.
+    odd = Element("P_sentence_0", "P", "sentence", "t", 0, context=["Q_title"])
+    assert _element_blob(odd).startswith(b"{") and _decode_blob(_element_blob(odd)) == odd
+    store = build(tmp_path / "i", pages=(SPANNING, PAGE))
+    assert store.page_elements("Grid_x") == extract_page(SPANNING)
+
+
 def test_create_and_overwrite_never_touch_a_foreign_directory(tmp_path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "thesis.tex").write_text("precious")
@@ -175,3 +227,48 @@ def test_a_directory_left_with_only_its_manifest_opens_empty(tmp_path) -> None:
         shutil.rmtree(tmp_path / "i" / sub)
     store = TantivyStore(tmp_path / "i", create=True)
     assert (store.stats().pages, store.stats().elements, store.checkpoint()) == (0, 0, None)
+
+
+def test_or_of_text_queries_is_flattened_with_the_same_scores(tmp_path, monkeypatch) -> None:
+    # The retriever's element query (an OR of boosted OR-text queries) is sent to Tantivy as
+    # one flat OR of boosted term queries, which it can prune (block-max WAND); the scores
+    # must be those of the nested form.
+    from wikicheck.indexer.stores import _tantivy_query as tq
+    from wikicheck.indexer.stores.base import Bool
+
+    store = build(tmp_path / "i", pages=(SPANNING, PAGE))
+    q = Bool(
+        should=(
+            Text("text", "Ajax 1999 running"),
+            Text("text_plain", "ajax stations", boost=0.5),
+            Bool(should=(Text("headers", "year club", boost=0.5),), boost=2.0),
+        )
+    )
+    assert tq._flat_terms(q.should, store._eschema, tq.ELEMENT_FIELDS_SPEC, 1.0) is not None
+    flat = [(h.id, round(h.score, 4)) for h in store.search(q, 10)]
+    monkeypatch.setattr(tq, "_flat_terms", lambda *a: None)
+    nested = [(h.id, round(h.score, 4)) for h in store.search(q, 10)]
+    assert flat == nested and len(flat) >= 3
+    # Not that shape (a MUST clause, an AND text): left nested.
+    monkeypatch.undo()
+    assert tq._flat_terms((Text("text", "a b", mode="and"),), store._eschema,
+                          tq.ELEMENT_FIELDS_SPEC, 1.0) is None  # fmt: skip
+
+
+def test_closing_leaves_no_files_outside_the_index(tmp_path) -> None:
+    # Many small commits start background merges; a merge still running when the writer
+    # closes used to leave its output on disk, part of no segment (8.5 % of a 10M-element
+    # index). Every segment file left must belong to a segment of the index.
+    store = TantivyStore(tmp_path / "i", create=True, heap_mb=32)
+    w = store.writer()
+    for n in range(12):
+        page = {**PAGE, "title": f"Analysis {n}"}
+        w.add_page(page["title"], extract_page(page))
+        w.commit()
+    w.close()
+    for sub in ("elements", "pages"):
+        meta = json.loads((tmp_path / "i" / sub / "meta.json").read_text())
+        live = {s["segment_id"].replace("-", "") for s in meta["segments"]}
+        on_disk = {p.name.split(".")[0] for p in (tmp_path / "i" / sub).iterdir()}
+        assert {s for s in on_disk if len(s) == 32} <= live, sub
+    assert TantivyStore(tmp_path / "i").stats().pages == 12

@@ -372,6 +372,8 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
         ("wikicheck_table_threshold", 7, "= 7 is outside [0.0, 1.0]"),
         ("wikicheck_nei_margin", True, "True; expected a number"),
         ("wikicheck_executor_margin", [0.1], "[0.1]; expected a number"),
+        ("wikicheck_temperature", 0, "= 0 is outside [0.05, 20.0]"),
+        ("wikicheck_sentence_temperature", "1.5", "'1.5'; expected a number in [0.05, 20.0]"),
         ("wikicheck_max_length", "256", "'256'; expected a whole number of tokens"),
         ("wikicheck_max_length", 2, "2; expected a whole number of tokens"),
     ],
@@ -388,6 +390,35 @@ def test_bad_calibration_in_a_checkpoint_config_is_a_model_error_naming_the_key(
         Verifier.load(path, device="cpu")
     assert key in str(err.value) and says in str(err.value)
     assert str(path) in str(err.value)  # which checkpoint
+
+
+def test_temperatures_calibrate_the_probabilities_shown_and_keep_the_verdict(tmp_path):
+    import json
+
+    from wikicheck.verifier.model import with_temperature
+
+    probs = {SUPPORTS: 0.8, REFUTES: 0.15, NEI: 0.05}
+    assert with_temperature(probs, 1.0) is probs
+    soft = with_temperature(probs, 2.0)
+    assert soft[SUPPORTS] < 0.8 and abs(sum(soft.values()) - 1) < 1e-5
+    assert soft[SUPPORTS] == pytest.approx(0.8**0.5 / sum(v**0.5 for v in probs.values()), 1e-5)
+    assert with_temperature({SUPPORTS: 0.7, REFUTES: 0.3, NEI: 0.0}, 2.0)[NEI] == 0.0
+    page = _table_page()
+    sentences = [e for e in page if e.type == "sentence"]
+    cells = [e for e in page if e.type == "cell"]
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    plain = Verifier.load(path, device="cpu", max_length=32)
+    assert plain.temperature_for(sentences) == plain.temperature_for(cells) == 1.0
+    config = json.loads((path / "config.json").read_text())
+    config |= {"wikicheck_sentence_temperature": 3.0, "wikicheck_table_temperature": 0.5}
+    (path / "config.json").write_text(json.dumps(config))
+    v = Verifier.load(path, device="cpu", max_length=32)
+    assert (v.temperature_for(sentences), v.temperature_for(cells)) == (3.0, 0.5)
+    items = [("Bob is 40.", sentences), ("Bob is 40.", cells)]
+    for raw, scaled, (_, ev) in zip(plain.predict(items), v.predict(items), items, strict=True):
+        assert scaled.label == raw.label  # decided on the raw probabilities
+        want = with_temperature(raw.probabilities, v.temperature_for(ev))
+        assert scaled.probabilities == pytest.approx(want, abs=2e-6)
 
 
 def test_sentence_evidence_gets_its_own_nei_margin(tmp_path):

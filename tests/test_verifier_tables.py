@@ -31,6 +31,21 @@ def test_parse_number():
     assert parse_number("none") is None
 
 
+def test_dates_are_compared_as_dates_not_by_their_first_number():
+    cells = table_elements(
+        "events", [["name", "date"], ["alpha", "30 August"], ["beta", "2 September"],
+                   ["gamma", "14 July 2001"], ["delta", "1 June 2001"]]
+    )  # fmt: skip
+    verdict = execute("beta has a later date than alpha", cells)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    assert verdict.program == "date[beta] > date[alpha]: 2 september > 30 august"
+    assert execute("alpha has a later date than beta", cells).label == REFUTES
+    assert execute("delta has an earlier date than gamma", cells).label == SUPPORTS
+    # a column mixing dates with and without a year orders them by month and day
+    assert execute("gamma has an earlier date than beta", cells).label == SUPPORTS
+    assert execute("gamma has a later date than alpha", cells).label == REFUTES
+
+
 def test_superlative_checks_the_row_with_the_extreme_value():
     assert _run("nick price have the highest score") == ("superlative", SUPPORTS)
     assert _run("tiger woods have the highest score") == ("superlative", REFUTES)

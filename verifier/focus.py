@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wikicheck.common.quantities import number_strings
 from wikicheck.common.text import content_words
 from wikicheck.model import Element
 from wikicheck.verifier.tables.text import STOP_WORDS
@@ -26,7 +27,6 @@ from wikicheck.verifier.tables.text import STOP_WORDS
 __all__ = ["FocusConfig", "NO_FOCUS", "ROWS_ONLY", "focus_table", "rank_rows", "claim_words"]
 
 _WORD = re.compile(r"\w+")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def claim_words(text: str) -> set[str]:
 
 
 def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+    return set(number_strings(text))
 
 
 def _contains(haystack: str, needle: str) -> bool:

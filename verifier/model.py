@@ -32,6 +32,7 @@ __all__ = [
     "is_sentence_evidence",
     "has_sentences",
     "two_way",
+    "with_temperature",
 ]
 
 #: The model trained here and shipped with the package.
@@ -180,7 +181,27 @@ _CALIBRATION_RANGE = {
     "wikicheck_sentence_nei_margin": (-1.0, 1.0),
     "wikicheck_table_threshold": (0.0, 1.0),
     "wikicheck_sentence_threshold": (0.0, 1.0),
+    "wikicheck_temperature": (0.05, 20.0),
+    "wikicheck_sentence_temperature": (0.05, 20.0),
+    "wikicheck_table_temperature": (0.05, 20.0),
 }
+
+
+def with_temperature(probs: dict[str, float], temperature: float) -> dict[str, float]:
+    """``probs`` scaled by ``temperature`` as the logits would be: ``p ** (1 / T)``, renormalised.
+
+    Why on probabilities: a softmax of ``logits / T`` equals this (the logits are the log
+    probabilities up to a constant), so the verdict's calibrated confidence can be computed
+    from the stored probabilities alone. T > 1 softens, T < 1 sharpens; 1 changes nothing.
+    Labels with probability 0 (NOT ENOUGH INFO in a 2-way run) stay 0.
+    """
+    if temperature == 1.0:
+        return probs
+    weights = {k: (v ** (1.0 / temperature) if v > 0 else 0.0) for k, v in probs.items()}
+    total = sum(weights.values())
+    if total <= 0:
+        return probs
+    return {k: round(w / total, 6) for k, w in weights.items()}
 
 
 def _calibration(config: Any, key: str, default: float | None, source: str) -> Any:
@@ -248,6 +269,27 @@ class Verifier:
         self.sentence_threshold: float = _calibration(
             config, "wikicheck_sentence_threshold", 0.5, name
         )
+
+        #: Temperatures that calibrate the probabilities shown (``with_temperature``): the
+        #: general one (``wikicheck_temperature``) and per evidence kind, as the thresholds
+        #: (``wikicheck_sentence_temperature`` where the evidence holds sentences,
+        #: ``wikicheck_table_temperature`` for table cells only). Fitted on training data by
+        #: ``bench/calibrate_temperature.py``; 1 (none) where a checkpoint records none.
+        self.temperature: float = _calibration(config, "wikicheck_temperature", 1.0, name)
+        self.sentence_temperature: float = _calibration(
+            config, "wikicheck_sentence_temperature", self.temperature, name
+        )
+        self.table_temperature: float = _calibration(
+            config, "wikicheck_table_temperature", self.temperature, name
+        )
+
+    def temperature_for(self, evidence: Sequence[Element | Evidence]) -> float:
+        """The temperature that calibrates the probabilities shown for this evidence."""
+        if is_table_evidence(evidence):
+            return self.table_temperature
+        if has_sentences(evidence):
+            return self.sentence_temperature
+        return self.temperature
 
     def nei_margin_for(self, evidence: Sequence[Element | Evidence]) -> float:
         """How much NOT ENOUGH INFO must win by on this evidence."""
@@ -386,5 +428,7 @@ class Verifier:
             label = three_way_label(
                 dist, self.nei_margin_for(evidence), self.supports_threshold(evidence)
             )
+            if evidence:  # the verdict stands; the probabilities shown are calibrated
+                dist = with_temperature(dist, self.temperature_for(evidence))
             preds.append(Prediction(label, dist, lin.used, lin.dropped))
         return preds

@@ -19,6 +19,7 @@ from wikicheck.model import Element, Evidence
 from wikicheck.skips import SkipLog
 from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import Prediction, Verifier
+from wikicheck.verifier.sufficiency import apply_evidence_checks
 from wikicheck.verifier.tables import Verdict, combine, execute
 
 __all__ = [
@@ -79,6 +80,7 @@ def verify_claims(
     details: bool = False,
     table_executor: bool | None = None,
     executor_margin: float | None = None,
+    evidence_checks: bool = True,
 ) -> list[dict[str, Any]]:
     """Prediction rows (official fields + probabilities + evidence in the window).
 
@@ -90,6 +92,9 @@ def verify_claims(
     says so with ``executor_margin`` (default: the checkpoint's calibrated margin).
     ``table_executor``: None runs it when the checkpoint has a margin (overriding only on gold
     evidence, :func:`executor_margin_for`), True/False force it on/off.
+    ``evidence_checks``: the sufficiency and number checks of
+    :mod:`wikicheck.verifier.sufficiency` (``sufficient``, ``sufficiency`` in the row; NOT
+    ENOUGH INFO in 3-way runs when the evidence does not bear on the claim).
     """
     margin = executor_margin_for(
         verifier, table_executor, executor_margin, oracle=retriever is None
@@ -123,6 +128,11 @@ def verify_claims(
         if margin is not None:
             verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
             apply_table_verdict(row, verdict, margin)
+        if evidence_checks:
+            apply_evidence_checks(
+                row, c.claim, items[len(rows)][1], labels=labels, store=store, used=p.used,
+                oracle=retriever is None,
+            )  # fmt: skip
         if details:
             row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
         rows.append(row)

@@ -21,6 +21,7 @@ from typing import Any
 from wikicheck.common.files import atomic_output, atomic_write_text
 from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import LABELS
+from wikicheck.scoring.metrics import label_metrics
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.training import mix as mixes
 from wikicheck.verifier.training import sources
@@ -381,15 +382,13 @@ def evaluate(
 
 
 def scores(pred: list[int], gold: list[int], n: int) -> dict[str, Any]:
-    """Accuracy, macro-F1 over the ``n`` first labels, and micro-F1 (= accuracy here)."""
-    acc = sum(p == g for p, g in zip(pred, gold, strict=True)) / max(1, len(gold))
-    f1s = []
-    for c in range(n):
-        tp = sum(p == c and g == c for p, g in zip(pred, gold, strict=True))
-        fp = sum(p == c and g != c for p, g in zip(pred, gold, strict=True))
-        fn = sum(p != c and g == c for p, g in zip(pred, gold, strict=True))
-        f1s.append(2 * tp / max(1, 2 * tp + fp + fn))
-    return {"n": len(gold), "accuracy": round(acc, 4), "macro_f1": round(sum(f1s) / n, 4)}
+    """Accuracy and macro-F1 over the ``n`` first labels (seen or not), rounded to 4 places
+    (:func:`wikicheck.scoring.metrics.label_metrics`)."""
+    if len(pred) != len(gold):
+        raise ValueError(f"{len(pred)} predictions but {len(gold)} gold labels")
+    out = label_metrics([LABELS[g] for g in gold], [LABELS[p] for p in pred], LABELS[:n])
+    acc = out["label_accuracy"] or 0.0
+    return {"n": len(gold), "accuracy": round(acc, 4), "macro_f1": round(out["macro_f1"], 4)}
 
 
 def training_pairs(

@@ -39,15 +39,19 @@ _PLAIN = (
 )
 
 # field -> (tokenizer, index_option). "raw" fields are keywords; the rest are analysed text.
+# Positions cost bytes on every element and only phrase queries read them: the element's own
+# stemmed text keeps them; the unstemmed copy and the context fields (the same few words
+# repeated on every element of a page or column) keep term frequencies for BM25 only, and a
+# phrase asked of them is matched as "all terms".
 ELEMENT_FIELDS_SPEC = {
     "id": ("raw", "basic"),
     "page": ("raw", "basic"),
     "type": ("raw", "basic"),
     "text": ("en_stem", "position"),
-    "text_plain": ("default", "position"),
-    "title": ("en_stem", "position"),
-    "sections": ("en_stem", "position"),
-    "headers": ("en_stem", "position"),
+    "text_plain": ("default", "freq"),
+    "title": ("en_stem", "freq"),
+    "sections": ("en_stem", "freq"),
+    "headers": ("en_stem", "freq"),
 }
 PAGE_FIELDS_SPEC = {
     "key": ("raw", "basic"),  # the exact title: replacement key and page() lookup
@@ -125,6 +129,13 @@ def _bool(node: Bool, schema: tantivy.Schema, fields: dict, index: str) -> tanti
     def tr(q: Query) -> tantivy.Query:
         return translate(q, schema, fields, index)
 
+    if node.should and not (node.must or node.filter or node.must_not):
+        flat = _flat_terms(node.should, schema, fields, 1.0)
+        if flat is not None:
+            if not flat:
+                return tantivy.Query.empty_query()
+            return tantivy.Query.boolean_query([(Occur.Should, q) for q in flat])
+
     clauses = [(Occur.Must, tr(q)) for q in node.must]
     clauses += [(Occur.Must, as_filter(tr(q))) for q in node.filter]
     clauses += [(Occur.Should, tr(q)) for q in node.should]
@@ -159,6 +170,37 @@ def _text_query(
         # Tantivy panics on one-term phrases; those are handled as plain term queries below.
         return tantivy.Query.phrase_query(schema, field, terms)
     return _terms(schema, field, terms, mode)
+
+
+def _flat_terms(
+    should: tuple[Query, ...], schema: tantivy.Schema, fields: dict, boost: float
+) -> list[tantivy.Query] | None:
+    """An OR of OR-text queries as one flat OR of boosted term queries (None: not that shape).
+
+    Why: the score is the same sum (each term's BM25 times its field's boost), but Tantivy
+    prunes a flat disjunction of term queries with block-max WAND, skipping whole blocks of
+    postings that cannot reach the top k, where nested disjunctions are scored document by
+    document. On a large index the difference is most of the query's cost.
+    """
+    out: list[tantivy.Query] = []
+    for q in should:
+        if isinstance(q, Bool):
+            if q.must or q.filter or q.must_not:
+                return None
+            inner = _flat_terms(q.should, schema, fields, boost * q.boost)
+            if inner is None:
+                return None
+            out += inner
+            continue
+        if not isinstance(q, Text) or q.mode != "or" or q.field not in fields:
+            return None
+        tok, _ = fields[q.field]
+        if tok == "raw":
+            return None
+        for t in dict.fromkeys(_ANALYSERS[tok].analyze(q.text)):
+            term = tantivy.Query.term_query(schema, q.field, t, index_option="freq")
+            out.append(_boost(term, boost * q.boost))
+    return out
 
 
 def _terms(schema: tantivy.Schema, field: str, terms: list[str], mode: str) -> tantivy.Query:

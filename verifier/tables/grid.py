@@ -8,15 +8,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from wikicheck.common.quantities import Quantity, cell_value, is_date, parse_date, to_date
 from wikicheck.model import Element
 from wikicheck.verifier.tables.text import (
     STOP_WORDS,
     as_number,
     contains_span,
+    fmt_number,
     parse_number,
     stem,
     tokenize,
 )
+
+
+def _day(d: Quantity) -> int:
+    """A date's day of month (a date without a year keeps month * 100 + day as its value)."""
+    full = to_date(d)
+    return full.day if full is not None else int(d.value) % 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +43,9 @@ class TableGrid:
     headers: dict[int, str]
     rows: list[dict[int, str]]
     numeric: set[int] = field(default_factory=set)
+    #: Columns of dates ("2 September", "june 3 , 2001"): ordered as dates, not by their day.
+    dates: set[int] = field(default_factory=set)
+    yearless: set[int] = field(default_factory=set)
 
     @classmethod
     def from_cells(cls, cells: Sequence[Element]) -> TableGrid:
@@ -54,15 +65,36 @@ class TableGrid:
             if el.col_header_texts and not infobox:
                 headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
         rows = [by_row[r] for r in sorted(by_row)]
+        enough = 0.8 * max(1, len(rows))
         numeric = {
             c
             for c in headers
-            if sum(parse_number(r.get(c, "")) is not None for r in rows) >= 0.8 * max(1, len(rows))
+            if sum(parse_number(r.get(c, "")) is not None for r in rows) >= enough
         }
-        return cls(headers, rows, numeric)
+        dates = {c for c in headers if sum(is_date(r.get(c, "")) for r in rows) >= enough}
+        grid = cls(headers, rows, numeric | dates, dates)
+        # a column where some dates have no year is ordered by month and day throughout
+        grid.yearless = {
+            c
+            for c in dates
+            if any((d := parse_date(r.get(c, ""))) and d.year is None for r in rows)
+        }
+        return grid
 
     def value(self, row: int, col: int) -> float | None:
-        return parse_number(self.rows[row].get(col, ""))
+        """A cell's number; in a date column its date (so "2 September" follows "30 August")."""
+        text = self.rows[row].get(col, "")
+        if col in self.yearless:
+            d = parse_date(text)
+            return None if d is None else float((d.month or 0) * 100 + _day(d))
+        return cell_value(text) if col in self.dates else parse_number(text)
+
+    def shown(self, row: int, col: int) -> str:
+        """A cell's value as a program shows it: the date as written, else the number."""
+        if col in self.dates:
+            return self.rows[row].get(col, "")
+        v = self.value(row, col)
+        return "?" if v is None else fmt_number(v)
 
     def column_values(self, col: int) -> dict[int, float]:
         return {r: v for r in range(len(self.rows)) if (v := self.value(r, col)) is not None}

@@ -77,6 +77,8 @@ def _extreme_value(
     toks = claim.tokens
     words = MAX_WORDS | MIN_WORDS
     at = [i for i, w in enumerate(toks) if w in words]
+    if col in t.dates:
+        return None  # a date column's extreme is a date, not one of the claim's numbers
     if "than" in claim.words or claim.words & (
         MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS | {"difference"}
     ):
@@ -159,6 +161,8 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     if parsed is None:
         return None
     more, rows, col, a, b = parsed
+    if col in t.dates:
+        return None  # days between two dates: not a difference of their values
     cut = claim.tokens.index("than")
     stated = [n for n in Claim(claim.tokens[:cut], set(), []).numbers() if n not in (a, b)]
     if a is None or b is None or len(stated) != 1:
@@ -181,7 +185,8 @@ def compare(claim: Claim, t: TableGrid) -> Verdict | None:
     h = t.headers[col]
     op = ">" if more else "<"
     program = (
-        f"{h}[{t.name(rows[0])}] {op} {h}[{t.name(rows[1])}]: {fmt_number(a)} {op} {fmt_number(b)}"
+        f"{h}[{t.name(rows[0])}] {op} {h}[{t.name(rows[1])}]: "
+        f"{t.shown(rows[0], col)} {op} {t.shown(rows[1], col)}"
     )
     return Verdict(SUPPORTS if (a > b if more else a < b) else REFUTES, "comparison", program)
 
@@ -210,7 +215,7 @@ def aggregate(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     col = cols[0]
     values = list(t.column_values(col).values())
-    if len(values) < 2:
+    if len(values) < 2 or col in t.dates:
         return None
     result = sum(values) if total else sum(values) / len(values)
     stated = claim.numbers()

@@ -10,18 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_NUM_TOKEN = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+from wikicheck.common.quantities import as_number, parse_number
+
+__all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number", "stem"]
+
 _SPLIT = re.compile(r"([()\[\]\"';:!?])")
-
-
-_WORD_NUMBERS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
-    )
-} | {"once": 1, "twice": 2}
 
 
 #: Words of a table claim that name no column or value: read by the executor and by the table
@@ -43,27 +36,9 @@ TOTAL_WORDS = frozenset("total sum combined altogether overall".split())
 AVERAGE_WORDS = frozenset("average mean".split())
 
 
-def parse_number(text: str) -> float | None:
-    """The first number in a cell (``"1,234"`` -> 1234.0); None if there is none."""
-    m = _NUM.search(text)
-    if not m:
-        return None
-    try:
-        return float(m.group().replace(",", ""))
-    except ValueError:
-        return None
-
-
 def tokenize(text: str) -> list[str]:
     """Lower-cased tokens, brackets and quotes split off (TabFact statements come tokenised)."""
     return _SPLIT.sub(r" \1 ", text.lower().replace("\u2013", "-")).split()
-
-
-def as_number(token: str) -> float | None:
-    """A token's number: digits (``"1,234"``) or a number word (``"three"``, ``"twice"``)."""
-    if _NUM_TOKEN.match(token):
-        return float(token.replace(",", ""))
-    return float(_WORD_NUMBERS[token]) if token in _WORD_NUMBERS else None
 
 
 def contains_span(hay: list[str], needle: list[str]) -> bool:

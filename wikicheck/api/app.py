@@ -60,6 +60,7 @@ from wikicheck.errors import (
 )
 from wikicheck.ids import parse_id
 from wikicheck.indexer.stores.base import Exact, free_text_query, tokens
+from wikicheck.verifier.confidence import abstain
 from wikicheck.web import router as page_router
 
 __all__ = ["create_app", "Limits", "Services"]
@@ -272,7 +273,10 @@ async def verify(request: Request, body: VerifyRequest) -> VerifyResponse:
     """Retrieve evidence for the claim and classify it: label, probabilities, evidence."""
     st = _state(request)
     services = st.ready()
-    return await st.run_one(("verify", Depth.of(body), body.labels), body.claim, services)
+    result = await st.run_one(("verify", Depth.of(body), body.labels), body.claim, services)
+    if not body.min_confidence:
+        return result
+    return VerifyResponse(**abstain(result.model_dump(), body.min_confidence))
 
 
 @_routes.post("/verify/batch", response_model=VerifyBatchResponse, tags=["verdicts"])

@@ -19,9 +19,11 @@ from wikicheck.indexer.stores import open_store
 from wikicheck.indexer.stores.base import Store
 from wikicheck.model import Evidence
 from wikicheck.retriever.config import RetrieverConfig
+from wikicheck.retriever.display import shown
 from wikicheck.retriever.pipeline import Retriever
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
+from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = ["Services", "Depth", "Coalescer", "load_services", "retrieve_many", "verify_many"]
 
@@ -210,11 +212,15 @@ def verify_many(
         if margin is not None:  # the table program executor, by predict's rule
             verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
             apply_table_verdict(row, verdict, margin)
+        apply_evidence_checks(row, claim, evs, labels=labels, store=services.store, used=pred.used)
         out.append(
             VerifyResponse(
                 claim=claim,
                 predicted_evidence=[ev.id for ev in evs],
                 evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
+                shown_evidence=[
+                    ev.id for ev in shown(evs, lambda ev: ev.score, lambda ev: ev.element.type)
+                ],
                 used_evidence=list(pred.used),
                 **row,
             )

@@ -191,6 +191,12 @@ class VerifyRequest(_Depth):
         description="3: SUPPORTS / REFUTES / NOT ENOUGH INFO; 2: SUPPORTS / REFUTES only "
         "(the other two renormalized; NOT ENOUGH INFO reported as 0).",
     )
+    min_confidence: float = Field(
+        0.0,
+        ge=0.0,
+        le=1.0,
+        description="Answer NOT ENOUGH INFO when the verdict's probability is below this.",
+    )
 
 
 class VerifyBatchRequest(_Depth):
@@ -248,8 +254,15 @@ class VerifyResponse(BaseModel):
     claim: str
     predicted_label: str = Field(description=" / ".join(LABELS))
     probabilities: dict[str, float]
-    predicted_evidence: list[str]
-    evidence: list[EvidenceOut]
+    predicted_evidence: list[str] = Field(
+        description="Every evidence id retrieved, in confidence order (for the official scorer)."
+    )
+    evidence: list[EvidenceOut] = Field(description="Every evidence item, best first.")
+    shown_evidence: list[str] = Field(
+        [],
+        description="The ids a person is shown first: items close to the best one's "
+        "relevance, at most 8, header cells only through the cells they head.",
+    )
     used_evidence: list[str] = Field(
         [], description="Evidence ids that were inside the verifier's input window."
     )
@@ -260,6 +273,24 @@ class VerifyResponse(BaseModel):
     rule_label: str | None = Field(None, description="The table program's verdict.")
     rule_applied: bool | None = Field(
         None, description="Whether the table program's verdict replaced the model's label."
+    )
+    abstained: bool | None = Field(
+        None, description="True when the verdict's probability was below min_confidence."
+    )
+    answer_below_confidence: str | None = Field(
+        None, description="The label withheld because of min_confidence."
+    )
+    # The evidence checks (verifier.sufficiency), as in prediction rows.
+    sufficient: bool | None = Field(
+        None,
+        description="Whether the evidence bears on the claim (its names, numbers and words "
+        "covered); with labels=3 insufficient evidence gives NOT ENOUGH INFO.",
+    )
+    sufficiency: dict[str, Any] | None = Field(
+        None, description="The check's score, the claim's names left uncovered, its number check."
+    )
+    label_before_checks: str | None = Field(
+        None, description="The label before the evidence checks changed it."
     )
 
 

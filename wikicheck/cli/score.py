@@ -92,9 +92,9 @@ def render(result: dict[str, Any]) -> None:
     head = Table(title="FEVEROUS scores", show_header=False)
     for key in (
         "feverous_score", "label_accuracy", "evidence_precision", "evidence_recall",
-        "evidence_f1", "macro_f1", "full_evidence_coverage", "n",
+        "evidence_f1", "macro_f1", "full_evidence_coverage", "expected_calibration_error", "n",
     ):  # fmt: skip
-        head.add_row(key, _fmt(result[key]))
+        head.add_row(key, _fmt(result.get(key)))
     out.print(head)
     if result["per_label"]:
         table = Table("label", "precision", "recall", "f1", "n", title="Per label")

@@ -211,9 +211,19 @@ def _executor_args(table_executor: bool | None, table_rules: bool) -> dict:
 @claims_per_batch_option
 @store_options
 @verifier_options
+@click.option(
+    "--min-confidence",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Answer NOT ENOUGH INFO when the verdict's probability is below this "
+    "(docs/verifier.md: the risk-coverage curve).",
+)
 @json_option
 @handle_errors
-def verify(claim, table_rules, claims_per_batch, index_dir, es_url, as_json) -> None:
+def verify(
+    claim, table_rules, claims_per_batch, index_dir, es_url, min_confidence, as_json
+) -> None:
     """Retrieve evidence for CLAIM and give the verdict, with the evidence the model read.
 
     \b
@@ -225,6 +235,7 @@ def verify(claim, table_rules, claims_per_batch, index_dir, es_url, as_json) -> 
         raise click.BadParameter("the claim is blank: give the sentence to check",
                                  param_hint="CLAIM")  # fmt: skip
     from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.confidence import abstain
     from wikicheck.verifier.model import Verifier
     from wikicheck.verifier.predict import verify_claims
 
@@ -243,21 +254,20 @@ def verify(claim, table_rules, claims_per_batch, index_dir, es_url, as_json) -> 
             details=True,
             **_executor_args(verifier.table_executor, table_rules),
         )
+    row = abstain(row, min_confidence)
     if wants_json(as_json):
         write_json(row)
     else:
         _panel(row)
 
 
-#: Evidence rows the verify panel shows: the ones the model read come first anyway, and a
-#: 30-row panel scrolled the verdict (and quickstart's scores) off the screen.
-PANEL_ROWS = 8
-
-
 def _panel(row) -> None:
+    """The verdict and the evidence a person is shown (``wikicheck.retriever.display``)."""
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
+
+    from wikicheck.retriever.display import shown as relevant
 
     label = row["predicted_label"]
     colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(label, "yellow")
@@ -268,7 +278,7 @@ def _panel(row) -> None:
     table.add_column("evidence (best first)")
     table.add_column("context")
     inside = set(row["evidence_in_window"])
-    shown = row["evidence"][:PANEL_ROWS]
+    shown = relevant(row["evidence"], lambda ev: ev.get("score"), lambda ev: ev.get("type", ""))
     for ev in shown:
         context = " > ".join([ev["page"], *ev["sections"]])
         if ev["headers"]:
@@ -283,8 +293,26 @@ def _panel(row) -> None:
     if row.get("program"):
         verdict = "decided the verdict" if row.get("rule_applied") else "overruled by the model"
         table.caption = Text(f"table program ({row['rule']}, {verdict}): {row['program']}")
-    title = Text.assemble((f"{label} {probs[label]:.2f}", f"bold {colour}"), f"  ({others})")
+    note = _checks_note(row)
+    if note:
+        table.caption = Text("\n").join([t for t in (table.caption, Text(note)) if t])
+    score = f"{probs[label]:.2f}" if "label_before_checks" not in row else "(evidence checks)"
+    title = Text.assemble((f"{label} {score}", f"bold {colour}"), f"  ({others})")
     console().print(Panel(table, title=title, subtitle=Text(row["claim"])))
+
+
+def _checks_note(row) -> str:
+    """What the evidence checks found (``verifier.sufficiency``), in one or two lines."""
+    check = row.get("sufficiency") or {}
+    lines = []
+    if row.get("sufficient") is False:
+        missing = ", ".join(check.get("uncovered") or []) or "its words"
+        lines.append(f"evidence judged insufficient: it does not cover {missing}")
+    for c in (check.get("numbers") or {}).get("conflicts") or []:
+        lines.append(f"number check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
+    if row.get("label_before_checks"):
+        lines.append(f"the model alone said {row['label_before_checks']}")
+    return "\n".join(lines)
 
 
 @click.command()

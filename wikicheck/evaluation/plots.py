@@ -9,7 +9,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
-__all__ = ["confusion_png", "recall_png", "groups_png", "latency_png"]
+__all__ = [
+    "confusion_png",
+    "groups_png",
+    "latency_png",
+    "recall_png",
+    "reliability_png",
+    "risk_coverage_png",
+]
 
 _KIND_STYLE = {"pages": "o-", "sentences": "s-", "tables": "^-", "cells": "d-"}
 
@@ -122,4 +129,48 @@ def latency_png(latency: dict[str, Any] | None) -> bytes | None:
     ax.set_ylabel("ms per claim")
     ax.set_title(f"Latency percentiles (n={latency['n']})")
     ax.legend()
+    return _png(fig)
+
+
+def reliability_png(cal: dict[str, Any] | None) -> bytes | None:
+    """Reliability diagram: each confidence bin's accuracy against its mean confidence, with
+    the diagonal a calibrated model would follow and the bins' claim counts."""
+    if not cal or not cal.get("n"):
+        return None
+    plt = _plt()
+    bins = [b for b in cal["bins"] if b["n"]]
+    fig, ax = plt.subplots(figsize=(4.2, 4.0))
+    ax.plot([0, 1], [0, 1], ":", color="grey", label="calibrated")
+    centres = [(b["low"] + b["high"]) / 2 for b in bins]
+    ax.bar(centres, [b["accuracy"] for b in bins], width=0.09, alpha=0.6,
+           label="accuracy per bin")  # fmt: skip
+    ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], "k.",
+            label="at the bin's mean confidence")  # fmt: skip
+    for x, b in zip(centres, bins):
+        ax.annotate(str(b["n"]), (x, b["accuracy"]), ha="center", va="bottom", fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("confidence (probability of the predicted label)")
+    ax.set_ylabel("accuracy")
+    ax.set_title(f"Reliability (ECE {cal['ece']:.3f}, n={cal['n']})")
+    ax.legend(loc="upper left", fontsize=8)
+    return _png(fig)
+
+
+def risk_coverage_png(cal: dict[str, Any] | None) -> bytes | None:
+    """Accuracy and coverage when answering only at or above each confidence threshold."""
+    if not cal or not cal.get("n"):
+        return None
+    plt = _plt()
+    curve = cal["risk_coverage"]
+    fig, ax = plt.subplots(figsize=(4.6, 3.4))
+    ax.plot([c["threshold"] for c in curve], [c["coverage"] for c in curve], "o-",
+            label="coverage (answered)")  # fmt: skip
+    kept = [c for c in curve if c["accuracy"] is not None]
+    ax.plot([c["threshold"] for c in kept], [c["accuracy"] for c in kept], "s-",
+            label="accuracy when answered")  # fmt: skip
+    ax.set_xlabel("--min-confidence")
+    ax.set_ylim(0, 1.05)
+    ax.set_title("Risk-coverage")
+    ax.legend(loc="lower left", fontsize=8)
     return _png(fig)

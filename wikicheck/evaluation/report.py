@@ -9,7 +9,6 @@ mailed or attached to a paper review as one file. :func:`latency_summary` and
 from __future__ import annotations
 
 import base64
-import html
 import math
 import os
 from collections.abc import Sequence
@@ -28,7 +27,7 @@ __all__ = ["HEADLINE", "latency_summary", "worst_errors", "write_report", "rende
 #: Headline metrics, in table order (``score --json`` keys, then SEM-TAB-FACTS ones).
 HEADLINE = (
     "feverous_score", "label_accuracy", "macro_f1", "evidence_precision", "evidence_recall",
-    "evidence_f1", "full_evidence_coverage", "n",
+    "evidence_f1", "full_evidence_coverage", "expected_calibration_error", "n",
 )  # fmt: skip
 SEMTAB_KEYS = ("task_a_3way_f1", "task_a_2way_f1", "task_b_f1")
 
@@ -256,78 +255,57 @@ th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 code{font-size:12px;background:#f6f6f6;padding:0 3px}.muted{color:#777}"""
 
 
-def _h(value: Any) -> str:
-    return html.escape(str(value), quote=True)
+def _b64(png: bytes | None) -> str | None:
+    return base64.b64encode(png).decode("ascii") if png is not None else None
 
 
-def _img(png: bytes | None, alt: str) -> str:
-    if png is None:
-        return f'<p class="muted">{_h(alt)}: not measured in this run.</p>'
-    data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img alt="{_h(alt)}" src="data:image/png;base64,{data}"></figure>'
+def _templates():  # noqa: ANN202 - jinja2.Environment
+    """The report templates (``wikicheck/evaluation/templates``), autoescaped as the page's."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
 
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    head = "".join(f"<th>{_h(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>" + "".join(
-            f'<td class="num">{_h(fmt(c))}</td>' if isinstance(c, (int, float)) or c is None
-            else f"<td>{_h(c)}</td>" for c in row) + "</tr>"
-        for row in rows
-    )  # fmt: skip
-    return f"<table><tr>{head}</tr>{body}</table>"
+    env = Environment(
+        loader=PackageLoader("wikicheck.evaluation", "templates"),
+        autoescape=select_autoescape(["html"]),
+        keep_trailing_newline=True,
+    )
+    env.filters["fmt"] = fmt
+    return env
 
 
 def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
-    """One self-contained page: metrics, plots (embedded PNG), worst errors; no scripts."""
+    """One self-contained page: metrics, plots (embedded PNG), worst errors; no scripts
+    (``templates/report.html``)."""
     scores = metrics.get("scores", {})
     title, groups, keys = _groups(metrics)
-    parts = [f"<h1>Evaluation: {_h(metrics.get('name', '?'))}</h1>"]
-    if metrics.get("description"):
-        parts.append(f"<p>{_h(metrics['description'])}</p>")
-    parts.append(_table(("run", ""), [(k, str(v)) for k, v in _about(metrics)]))
-    parts.append("<h2>Metrics</h2>" + _table(("metric", "value"), metric_rows(metrics)))
-    for note in scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []):
-        parts.append(f'<p class="note">note: {_h(note)}</p>')
-    if scores.get("per_label"):
-        rows = [(lab, v["precision"], v["recall"], v["f1"], v["n"])
-                for lab, v in scores["per_label"].items()]  # fmt: skip
-        parts.append(
-            "<h2>Per label</h2>" + _table(("label", "precision", "recall", "f1", "n"), rows)
-        )  # noqa: E501
-    if groups:
-        rows = [(name, *(v.get(k) for k in keys), v.get("n")) for name, v in groups.items()]
-        parts.append(f"<h2>{_h(title)}</h2>" + _table(("name", *keys, "n"), rows))
-    parts.append('<h2>Plots</h2><div class="plots">')
-    parts.append(_img(plots.confusion_png(metrics.get("confusion")), "Confusion matrix"))
-    parts.append(_img(plots.recall_png(scores.get("recall_at_k")), "Recall@k curves"))
-    parts.append(_img(plots.groups_png(groups, keys, title), f"{title} bars"))
-    parts.append(_img(plots.latency_png(metrics.get("latency_ms")), "Latency percentiles"))
-    parts.append("</div>")
-    parts.append(f"<h2>{len(errors)} worst errors</h2>")
-    for i, e in enumerate(errors, 1):
-        conf = f" (p={e['confidence']:.2f})" if e["confidence"] is not None else ""
-        items = "".join(
-            f'<li class="{"gold" if ev["gold"] else ""}"><code>{_h(ev["id"])}</code>'
-            + (f' <span class="muted">[{_h(ev["context"])}]</span>' if ev["context"] else "")
-            + (f" {_h(ev['text'])}" if ev["text"] else "")
-            + (" ✓ gold" if ev["gold"] else "") + "</li>"
-            for ev in e["predicted_evidence"]
-        )  # fmt: skip
-        gold = "; ".join(", ".join(s) for s in e["gold_evidence"]) or "none"
-        parts.append(
-            f'<div class="err"><p><b>{i}. {_h(e["claim"])}</b><br>gold <b>{_h(e["gold_label"])}'
-            f"</b>, predicted <b>{_h(e['predicted_label'])}</b>{_h(conf)} · id "
-            f"<code>{_h(e['id'])}</code> · {_h(e['kind'])} error</p>"
-            f"<ul>{items or '<li class=muted>no evidence predicted</li>'}</ul>"
-            f'<p class="muted">gold evidence: {_h(gold)}</p></div>'
-        )
-    if not errors:
-        parts.append('<p class="muted">no errors.</p>')
+    calibration = scores.get("calibration")
+    plot_list = [
+        ("Confusion matrix", plots.confusion_png(metrics.get("confusion"))),
+        ("Recall@k curves", plots.recall_png(scores.get("recall_at_k"))),
+        (f"{title} bars", plots.groups_png(groups, keys, title)),
+        ("Latency percentiles", plots.latency_png(metrics.get("latency_ms"))),
+        ("Reliability diagram", plots.reliability_png(calibration)),
+        ("Risk-coverage curve", plots.risk_coverage_png(calibration)),
+    ]
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>wikicheck evaluation: {_h(metrics.get('name', '?'))}</title>"
-        f"<style>{_CSS}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
+        _templates()
+        .get_template("report.html")
+        .render(
+            name=metrics.get("name", "?"),
+            description=metrics.get("description"),
+            css=_CSS,
+            about=[(k, str(v)) for k, v in _about(metrics)],
+            metrics=metric_rows(metrics),
+            notes=scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []),
+            per_label=[
+                (lab, v["precision"], v["recall"], v["f1"], v["n"])
+                for lab, v in (scores.get("per_label") or {}).items()
+            ],  # fmt: skip
+            groups_title=title,
+            groups_header=("name", *keys, "n"),
+            groups=[(name, *(v.get(k) for k in keys), v.get("n")) for name, v in groups.items()],
+            plots=[(alt, _b64(png)) for alt, png in plot_list],
+            errors=errors,
+        )
     )
 
 

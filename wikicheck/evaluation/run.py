@@ -40,6 +40,7 @@ from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 from wikicheck.verifier.settings import VerifierSettings
+from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = [
     "run_recipe",
@@ -255,6 +256,15 @@ def predict_claims(
                 row["verifier_used"] = v.used
                 if margin is not None:  # predict's rule (executor_margin_for)
                     apply_table_verdict(row, table_verdict(c.claim, ev, store), margin)
+                dense = [
+                    e["scores"]["dense"]
+                    for e in row.get("evidence", [])[:5]
+                    if "dense" in (e.get("scores") or {})
+                ]
+                apply_evidence_checks(
+                    row, c.claim, ev, labels=recipe.labels, store=store, used=v.used,
+                    oracle=bool(recipe.gold_evidence), similarity=max(dense, default=None),
+                )  # fmt: skip
         elif recipe.model == "gold":
             for row, c in zip(preds, batch):
                 row["predicted_label"] = c.label

@@ -48,8 +48,9 @@ from wikicheck.annotations import (
 )
 from wikicheck.errors import IdError, InputError
 from wikicheck.ids import CELL_LIKE_TYPES, parse_id
-from wikicheck.model import LABELS
+from wikicheck.scoring.calibration import add_calibration
 from wikicheck.scoring.labels import needs_label_only, score_labels_only
+from wikicheck.scoring.metrics import f1, label_metrics
 from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS, recall_at_k
 from wikicheck.skips import SkipLog
 
@@ -186,10 +187,6 @@ def _mean(values: Iterable[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
 @dataclass(slots=True)
 class _Row:
     """Per-claim figures, computed once and aggregated several ways."""
@@ -224,21 +221,10 @@ def _score_row(claim: Claim, pred: Prediction, max_evidence: int, max_cell: int)
 
 
 def _label_metrics(rows: Sequence[_Row]) -> tuple[dict[str, dict[str, Any]], float | None]:
-    """Per-label precision/recall/F1 (n = gold count) and their macro-F1.
-
-    Labels are those seen in gold or predictions, as scikit-learn's macro average does; a label
-    never predicted has precision 0.0.
-    """
-    seen = {r.label for r in rows} | {r.predicted for r in rows if r.predicted is not None}
-    per_label: dict[str, dict[str, Any]] = {}
-    for label in (lab for lab in LABELS if lab in seen):
-        tp = sum(r.label == label and r.predicted == label for r in rows)
-        n_pred = sum(r.predicted == label for r in rows)
-        n_gold = sum(r.label == label for r in rows)
-        p = tp / n_pred if n_pred else 0.0
-        r = tp / n_gold if n_gold else 0.0
-        per_label[label] = {"precision": p, "recall": r, "f1": _f1(p, r), "n": n_gold}
-    return per_label, _mean(v["f1"] for v in per_label.values())
+    """Per-label precision/recall/F1 (n = gold count) and their macro-F1
+    (:func:`wikicheck.scoring.metrics.label_metrics`: labels seen in gold or predictions)."""
+    out = label_metrics([r.label for r in rows], [r.predicted for r in rows])
+    return out["per_label"], out["macro_f1"]
 
 
 def score_pairs(
@@ -271,7 +257,7 @@ def score_pairs(
         "label_accuracy": None,
         "evidence_precision": precision,
         "evidence_recall": recall,
-        "evidence_f1": _f1(precision, recall) if n else None,
+        "evidence_f1": f1(precision, recall) if n else None,
         "macro_f1": None,
         "n": n,
         "per_label": {},
@@ -310,6 +296,7 @@ def score_pairs(
     result["recall_at_k_n"] = {kind: len(per_kind[kind]) for kind in RECALL_KINDS}
     result["has_labels"] = with_labels
     result["notes"] = notes
+    add_calibration(result, pairs)
     return result
 
 

@@ -17,6 +17,8 @@ from wikicheck.annotations import Claim, Prediction
 from wikicheck.errors import IdError
 from wikicheck.ids import parse_id
 from wikicheck.model import LABELS
+from wikicheck.scoring import metrics
+from wikicheck.scoring.calibration import add_calibration
 from wikicheck.scoring.retrieval import K_VALUES, RECALL_KINDS
 
 __all__ = [
@@ -40,37 +42,10 @@ def needs_label_only(gold: Sequence[Claim]) -> bool:
     return bool(gold) and not any(c.evidence for c in gold)
 
 
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
 def label_metrics(pairs: Sequence[tuple[Claim, Prediction]]) -> dict[str, Any]:
-    """Accuracy, macro-F1 and per-label P/R/F1 (n = gold count) over (gold, prediction) pairs.
-
-    As in :mod:`wikicheck.scoring.feverous`, macro-F1 averages over the labels seen in gold or in the
-    predictions, so a two-way run that still answers NOT ENOUGH INFO is penalised for it
-    (a NOT ENOUGH INFO answer to a SUPPORTS/REFUTES claim is simply wrong).
-    """
-    gold = [c.label for c, _ in pairs]
-    pred = [p.predicted_label for _, p in pairs]
-    seen = set(gold) | {x for x in pred if x is not None}
-    per_label: dict[str, dict[str, Any]] = {}
-    for label in (lab for lab in LABELS if lab in seen):
-        tp = sum(g == label and p == label for g, p in zip(gold, pred))
-        n_pred = sum(p == label for p in pred)
-        n_gold = sum(g == label for g in gold)
-        p = tp / n_pred if n_pred else 0.0
-        r = tp / n_gold if n_gold else 0.0
-        per_label[label] = {"precision": p, "recall": r, "f1": _f1(p, r), "n": n_gold}
-    n = len(pairs)
-    return {
-        "label_accuracy": sum(g == p for g, p in zip(gold, pred)) / n if n else None,
-        "macro_f1": sum(v["f1"] for v in per_label.values()) / len(per_label)
-        if per_label
-        else None,
-        "n": n,
-        "per_label": per_label,
-    }
+    """Accuracy, macro-F1 and per-label P/R/F1 (n = gold count) over (gold, prediction) pairs
+    (:func:`wikicheck.scoring.metrics.label_metrics`: labels seen in gold or predictions)."""
+    return metrics.label_metrics([c.label for c, _ in pairs], [p.predicted_label for _, p in pairs])
 
 
 def score_labels_only(
@@ -102,6 +77,7 @@ def score_labels_only(
         if value is not None:
             groups[str(value)].append((claim, pred))
     result["per_set"] = {name: label_metrics(groups[name]) for name in sorted(groups)}
+    add_calibration(result, pairs)
     silver = _silver_page_recall(pairs, K_VALUES)
     if silver is not None:
         result["recall_at_k"]["pages"], result["recall_at_k_n"]["pages"] = silver

@@ -7,8 +7,17 @@
   const LABEL_CLASS = { "SUPPORTS": "supports", "REFUTES": "refutes", "NOT ENOUGH INFO": "nei" };
   const TABLE_TYPES = new Set(["cell", "header_cell", "table_caption"]);
   // Evidence shown at first: the verdict and the best few fit a screen, the search below stays
-  // in reach; "Show all" opens the rest (a claim can bring 30 elements, 6,000 px of cards).
+  // in reach; "Show all" opens the rest (a claim can bring 30 elements, 6,000 px of cards). The
+  // few are /verify's shown_evidence (the items close to the best one's relevance, at most 8, no
+  // header cell alone); a retrieval-only answer shows the best FIRST_EVIDENCE.
   const FIRST_EVIDENCE = 5;
+  function firstIds(result) {
+    const evidence = result.evidence || [];
+    if (Array.isArray(result.shown_evidence) && result.shown_evidence.length) {
+      return new Set(result.shown_evidence);
+    }
+    return new Set(evidence.slice(0, FIRST_EVIDENCE).map((ev) => ev.id));
+  }
   // A table where at least this share of the cells is evidence is drawn "mostly lit": the lit
   // cells carry a mark of their own and the table says how many, since colour alone no longer
   // tells a mostly lit table from an unlit one.
@@ -180,7 +189,15 @@
     }
     const contextIds = new Set(evidence.flatMap((ev) => ev.context || []));
     const ranks = new Map(evidence.map((ev, i) => [ev.id, i + 1]));
-    const firstOfTable = new Map();
+    const first = firstIds(result);
+    // each table is drawn once, at its first item shown at first (else its first item)
+    const drawAt = new Map();
+    for (const pass of [true, false]) {
+      evidence.forEach((ev, i) => {
+        const key = ev.page + "\u0000" + ev.table;
+        if (first.has(ev.id) === pass && !drawAt.has(key)) drawAt.set(key, i + 1);
+      });
+    }
     evidence.forEach((ev, i) => {
       const pageIds = byPage.get(ev.page);
       const li = el("li", { class: "ev " + ev.type, "data-id": ev.id },
@@ -192,16 +209,15 @@
       li.append(el("div", { class: "text", text: ev.text }));
       if (TABLE_TYPES.has(ev.type) && ev.table !== null && ev.table !== undefined) {
         const key = ev.page + "\u0000" + ev.table;
-        if (firstOfTable.has(key)) {
-          li.append(el("p", { class: "same-table", text: `In the table drawn at #${firstOfTable.get(key)}.` }));
+        if (drawAt.get(key) !== i + 1) {
+          li.append(el("p", { class: "same-table", text: `In the table drawn at #${drawAt.get(key)}.` }));
         } else {
-          firstOfTable.set(key, i + 1);
           const slot = el("div", { class: "table-slot", text: "Drawing the table…" });
           li.append(slot);
           drawTable(slot, ev, pageIds, ranks, contextIds);
         }
       }
-      if (i >= FIRST_EVIDENCE) {
+      if (!first.has(ev.id)) {
         li.classList.add("more");
         li.hidden = true;
       }
@@ -210,7 +226,7 @@
     if (!evidence.length) list.append(el("li", { class: "empty", text: "No evidence found in the index." }));
     const more = document.getElementById("evidence-more");
     more.replaceChildren();
-    if (evidence.length > FIRST_EVIDENCE) {
+    if (evidence.length > first.size) {
       const all = `Show all ${evidence.length} evidence elements`;
       const button = el("button", { type: "button", id: "show-all", class: "secondary",
                                     "aria-expanded": "false", "aria-controls": "evidence", text: all });
@@ -218,7 +234,7 @@
         const open = button.getAttribute("aria-expanded") !== "true";
         for (const li of list.querySelectorAll("li.more")) li.hidden = !open;
         button.setAttribute("aria-expanded", String(open));
-        button.textContent = open ? `Show the best ${FIRST_EVIDENCE} only` : all;
+        button.textContent = open ? `Show the best ${first.size} only` : all;
       });
       more.append(button);
     }
@@ -261,7 +277,8 @@
         return;
       }
       const n = answer.data.evidence.length;
-      const shown = n > FIRST_EVIDENCE ? ` (the best ${FIRST_EVIDENCE} shown)` : "";
+      const k = firstIds(answer.data).size;
+      const shown = n > k ? ` (the best ${k} shown)` : "";
       setStatus(status, note || `${n} evidence elements, best first${shown}.`, "done");
       if (answer.data.predicted_label) renderVerdict(verdict, answer.data);
       else verdict.hidden = true;

@@ -1,0 +1,117 @@
+"""Fit the verifier's temperatures (``wikicheck_*temperature``) on predictions of training claims.
+
+Reads a prediction file (``wikicheck predict ... -o PRED``: rows with ``probabilities``) and its
+gold claims, splits the rows by evidence kind as ``Verifier.temperature_for`` does (any sentence
+-> ``sentence``; cells/captions only -> ``table``; the rest -> general), and for each kind with at
+least ``--min-rows`` rows picks the temperature in 0.50..4.00 (step 0.05) that minimises the
+negative log-likelihood of the gold label (Guo et al. 2017). Prints, per kind, the rows, accuracy,
+ECE (10 bins) at T = 1 and at the fitted T, and the config keys; ``--write CHECKPOINT`` stores
+them in that checkpoint's ``config.json``.
+
+Only training data: ``--recipe`` drops the claims its ``[holdout]`` reports (the held-out side),
+so a temperature is never fitted on figures reported as held out.
+
+    wikicheck predict train_part.jsonl -o train_pred.jsonl --index-dir indexes/feverous-s
+    python bench/calibrate_temperature.py train_pred.jsonl --gold train_part.jsonl \\
+        --recipe recipes/feverous-s.toml
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._common import header  # noqa: E402
+
+GRID = [round(0.5 + 0.05 * i, 2) for i in range(71)]
+
+
+def kind_of(evidence_ids: list[str]) -> str:
+    """The evidence kind of ``Verifier.temperature_for``, read from the evidence ids."""
+    from wikicheck.ids import parse_id
+
+    types = {parse_id(i).type for i in evidence_ids}
+    if "sentence" in types:
+        return "sentence"
+    if types and types <= {"cell", "header_cell", "table_caption"}:
+        return "table"
+    return "general"
+
+
+def nll(rows: list[tuple[str, dict]], temperature: float) -> float:
+    from wikicheck.verifier.model import with_temperature
+
+    return -sum(
+        math.log(max(with_temperature(p, temperature).get(gold, 0.0), 1e-12)) for gold, p in rows
+    ) / len(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("predictions")
+    ap.add_argument("--gold", required=True, help="the claims file the predictions answer")
+    ap.add_argument("--recipe", help="drop the claims this recipe's [holdout] reports")
+    ap.add_argument("--min-rows", type=int, default=100)
+    ap.add_argument("--write", help="checkpoint folder whose config.json gets the temperatures")
+    args = ap.parse_args()
+
+    from wikicheck.annotations import Claim
+    from wikicheck.scoring.calibration import expected_calibration_error
+    from wikicheck.verifier.model import with_temperature
+
+    print(header())
+    gold = {}
+    for line in open(args.gold, encoding="utf-8"):
+        row = json.loads(line)
+        gold[row["id"]] = row
+    holdout = None
+    if args.recipe:
+        from wikicheck.evaluation.recipe import load_recipe
+        from wikicheck.evaluation.run import _in_training_part
+
+        holdout = load_recipe(args.recipe).holdout
+    groups: dict[str, list[tuple[str, dict, str]]] = {}
+    for line in open(args.predictions, encoding="utf-8"):
+        row = json.loads(line)
+        claim = gold.get(row.get("id"))
+        if claim is None or not row.get("probabilities") or not row.get("predicted_label"):
+            continue
+        if holdout and not _in_training_part(Claim(id=claim["id"], claim=claim["claim"]), holdout):
+            continue  # reported as held out: never fitted on
+        kind = kind_of(row.get("predicted_evidence") or [])
+        groups.setdefault(kind, []).append(
+            (claim["label"], row["probabilities"], row["predicted_label"])
+        )
+    keys = {"general": "wikicheck_temperature", "sentence": "wikicheck_sentence_temperature",
+            "table": "wikicheck_table_temperature"}  # fmt: skip
+    fitted = {}
+    for kind, rows in sorted(groups.items()):
+        pairs = [(g, p) for g, p, _ in rows]
+        acc = sum(g == lab for g, _, lab in rows) / len(rows)
+
+        def ece(t: float, rows=rows) -> float:
+            conf = [with_temperature(p, t)[lab] for _, p, lab in rows]
+            return expected_calibration_error(conf, [g == lab for g, _, lab in rows])
+
+        if len(rows) < args.min_rows:
+            print(f"{kind}: {len(rows)} rows (< --min-rows {args.min_rows}): not fitted")
+            continue
+        best = min(GRID, key=lambda t: nll(pairs, t))
+        fitted[keys[kind]] = best
+        print(f"{kind}: {len(rows)} rows, accuracy {acc:.3f}, ECE at T=1 {ece(1.0):.3f}, "
+              f"fitted T {best:.2f} (NLL {nll(pairs, 1.0):.4f} -> {nll(pairs, best):.4f}), "
+              f"ECE {ece(best):.3f}")  # fmt: skip
+    print("config keys:", json.dumps(fitted))
+    if args.write and fitted:
+        path = Path(args.write) / "config.json"
+        config = json.loads(path.read_text(encoding="utf-8")) | fitted
+        path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

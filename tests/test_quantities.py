@@ -1,0 +1,78 @@
+"""The one number/date/quantity parser: what counts as a number, dates read as dates, units
+converted, and two values compared within what their writing rounded away."""
+
+from __future__ import annotations
+
+import pytest
+
+from wikicheck.common.quantities import (
+    as_number,
+    cell_value,
+    number_strings,
+    parse_date,
+    parse_number,
+    quantities,
+    same_value,
+)
+
+
+def _one(text: str):
+    (q,) = quantities(text)
+    return q
+
+
+def test_numbers_are_not_read_inside_times_or_words():
+    assert number_strings("It is 3,500 m high; lap 1:33.291; the A4 road; 12 times") == [
+        "3500",
+        "12",
+    ]
+    assert number_strings("the 1990–91 season, won 3–1, -4 degrees") == [
+        "1990",
+        "91",
+        "3",
+        "1",
+        "-4",
+    ]
+    assert quantities("lap 1:33.291") == []
+    assert (
+        parse_number("w 24-17") == 24.0
+    )  # the executor orders score columns by their first figure
+    assert as_number("1,234") == 1234.0 and as_number("three") == 3.0 and as_number("x") is None
+
+
+def test_units_convert_to_one_base_unit():
+    km, mi = quantities("291.5 kilometres (181.1 mi)")
+    assert (km.kind, mi.kind) == ("length", "length")
+    assert same_value(km, mi) and same_value(mi, km)
+    assert same_value(_one("1,940 m"), _one("6,365 ft"))
+    assert not same_value(_one("3,500 metres"), _one("1,940 m"))
+    assert same_value(_one("3,500 metres"), _one("25%")) is None  # different kinds
+
+
+def test_rounding_and_hedges():
+    assert same_value(_one("1.9 million people"), _one("1,940,000 people"))
+    assert not same_value(_one("295 km"), _one("291.5 km"))
+    assert same_value(_one("about 295 km"), _one("291.5 km"))
+    assert same_value(_one("more than 40 plants"), _one("43 plants"))
+    assert not same_value(_one("more than 40 plants"), _one("38 plants"))
+
+
+@pytest.mark.parametrize(
+    "text, year, month",
+    [("6 October 1852", 1852, 10), ("September 2, 2005", 2005, 9), ("2005-09-02", 2005, 9),
+     ("the 3rd of May 1990", 1990, 5), ("2 September", None, 9)],
+)  # fmt: skip
+def test_dates_are_read_as_dates(text, year, month):
+    d = parse_date(text)
+    assert (d.kind, d.year, d.month) == ("date", year, month)
+
+
+def test_years_and_dates_compare_by_what_both_state():
+    assert same_value(_one("in 2005"), _one("September 2, 2005"))
+    assert not same_value(_one("in 2015"), _one("September 2, 2005"))
+    assert same_value(_one("in 1852"), _one("2 September")) is None  # no year to compare
+
+
+def test_cells_order_as_dates_when_they_are_dates():
+    assert cell_value("2 September") > cell_value("30 August")
+    assert cell_value("1,234 m") == 1234.0

@@ -1,0 +1,84 @@
+"""The evidence checks of a verdict: coverage of the claim's names and words, the number check,
+and what they do to a prediction row in 3-way and 2-way runs (hand-made elements)."""
+
+from __future__ import annotations
+
+from tests.pages import infobox_elements
+from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
+from wikicheck.verifier.sufficiency import (
+    apply_evidence_checks,
+    check_evidence,
+    check_numbers,
+    claim_names,
+)
+
+
+def _sentence(page: str, text: str, n: int = 0) -> Element:
+    return Element(id=f"{page}_sentence_{n}", page=page, type="sentence", text=text, position=n)
+
+
+DANUBE = "The Danube flows through Vienna and Budapest."
+OFF_TOPIC = [
+    _sentence("1500 metres", "The 1500 metres was run in Budapest in 1998."),
+    _sentence("Aare", "The Aare flows through Bern.", 1),
+]
+ON_TOPIC = [_sentence("Danube", "The Danube flows through Vienna, Bratislava and Budapest.")]
+
+
+def test_claim_names_are_capitalised_runs_without_sentence_openers():
+    assert claim_names(DANUBE) == ["Danube", "Vienna", "Budapest"]
+    assert claim_names("In 1990 the Conant Brook Dam's spillway was cut.") == ["Conant Brook Dam"]
+
+
+def test_evidence_that_leaves_the_claims_names_uncovered_is_insufficient():
+    off = check_evidence(DANUBE, OFF_TOPIC)
+    assert not off.sufficient and {"Danube", "Vienna"} <= set(off.uncovered)
+    on = check_evidence(DANUBE, ON_TOPIC)
+    assert on.sufficient and on.uncovered == []
+    assert on.score > off.score
+    assert not check_evidence(DANUBE, []).sufficient
+
+
+def test_accents_and_unicode_forms_do_not_hide_a_name():
+    decomposed = "Antonie Frederik Zu\u0308rcher was married in Amsterdam."
+    ev = [_sentence("Antonie Frederik Zürcher", "Antonie Frederik Zürcher married in Amsterdam.")]
+    assert check_evidence(decomposed, ev).uncovered == []
+
+
+def test_a_number_given_differently_for_the_same_thing_conflicts():
+    cells = infobox_elements("Aare", [("Source elevation", "1,940 m (6,365 ft)"),
+                                      ("Length", "291.5 km (181.1 mi)")])  # fmt: skip
+    check = check_numbers("The Aare's source is at an elevation of 3,500 metres.", cells)
+    assert check.conflicts and check.conflicts[0]["claimed"] == "3,500 metres"
+    assert check_numbers("The Aare is 181.1 miles long.", cells).matched == ["181.1 miles"]
+    # a value on a page the claim does not name, for another thing, is not a conflict
+    other = [_sentence("Rhine", "The Rhine is 1,230 km long.")]
+    assert check_numbers("The Aare is 295 km long.", other).unstated == ["295 km"]
+
+
+def test_numbers_inside_names_are_not_values():
+    ev = [_sentence("Apollo 11", "Apollo 11 landed in 1969.")]
+    check = check_numbers("Apollo 11 landed on the Moon in 1969.", ev)
+    assert check.matched == ["1969"] and not check.conflicts and not check.unstated
+
+
+def test_rows_three_way_become_nei_two_way_keep_the_label_and_say_so():
+    row = {"predicted_label": REFUTES}
+    apply_evidence_checks(row, DANUBE, OFF_TOPIC, labels=3)
+    assert row["predicted_label"] == NEI and row["label_before_checks"] == REFUTES
+    assert row["sufficient"] is False
+    row2 = {"predicted_label": REFUTES}
+    apply_evidence_checks(row2, DANUBE, OFF_TOPIC, labels=2)
+    assert row2["predicted_label"] == REFUTES and row2["sufficient"] is False
+    # gold evidence: the coverage check does not overrule the model
+    row3 = {"predicted_label": REFUTES}
+    apply_evidence_checks(row3, DANUBE, OFF_TOPIC, labels=3, oracle=True)
+    assert row3["predicted_label"] == REFUTES
+
+
+def test_a_number_conflict_turns_supports_into_refutes_in_both_settings():
+    ev = [_sentence("Brokeback Mountain", "Brokeback Mountain was released in 2005.")]
+    for labels in (2, 3):
+        row = {"predicted_label": SUPPORTS}
+        apply_evidence_checks(row, "Brokeback Mountain was released in 2015.", ev, labels=labels)
+        assert row["predicted_label"] == REFUTES, labels

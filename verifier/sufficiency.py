@@ -1,0 +1,545 @@
+"""Does the evidence bear on the claim, and does it state the claim's numbers the same way?
+
+A verifier trained on pairs that always share a topic answers SUPPORTS or REFUTES for almost any
+evidence: told "The Danube flows through Vienna and Budapest." with cells of a *1500 metres*
+results table that say "Budapest", it refutes. Two checks run on the evidence the model read:
+
+* **Sufficiency** (:func:`check_evidence`): what the claim names — its capitalised names, its
+  numbers and dates, its content words — is looked up in the evidence (text, page titles,
+  sections, headers). Evidence from a page the claim names, covering its names, bears on it;
+  evidence that leaves the claim's names uncovered does not. The score is a logistic model of
+  those coverages whose weights and threshold are chosen on FEVEROUS-S training claims
+  retrieved from an index with and without their evidence pages (``bench/bench_absent_evidence.py
+  --fit``); it never sees a held-out claim.
+* **Numbers** (:func:`check_numbers`): each number, date or quantity of the claim is compared, as
+  a value (:mod:`wikicheck.common.quantities`: units converted, dates read as dates), with the
+  values of the same kind that the evidence gives *for the same thing* (an element that shares
+  the words around the claim's number, e.g. the header "elevation"). A value that disagrees
+  where none agrees is a conflict.
+
+:func:`apply_evidence_checks` writes both into a prediction row: in 3-way runs insufficient
+evidence makes the verdict NOT ENOUGH INFO; in 2-way runs the label keeps its meaning and the row
+says ``"sufficient": false``. A number conflict turns SUPPORTS into REFUTES in either setting.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikicheck.common.quantities import Quantity, quantities, same_value
+from wikicheck.common.text import STOPWORDS, distinct
+from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence
+
+__all__ = [
+    "Sufficiency",
+    "NumberCheck",
+    "check_evidence",
+    "check_numbers",
+    "apply_evidence_checks",
+    "SUFFICIENCY_MODEL",
+    "COVERAGE_MODEL",
+    "TABLE_MODEL",
+    "TABLE_COVERAGE_MODEL",
+    "evidence_similarity",
+]
+
+#: Logistic weights over the coverage features (see :func:`features`) and the decision threshold
+#: on its probability; the weights fitted by ``bench/bench_absent_evidence.py feverous --fit 0.82``
+#: on 300 FEVEROUS-S training claims (the 60% the shipped verifier trained on), retrieval over
+#: its pages + OTT-QA with and without each claim's evidence pages; the threshold the lowest
+#: giving NOT ENOUGH INFO on 0.80 of them without their pages (with :data:`TABLE_MODEL` on the
+#: rows whose evidence is mostly table cells).
+SUFFICIENCY_MODEL: dict[str, Any] = {
+    "weights": {
+        "bias": -8.319,
+        "title_named": 1.679,
+        "name_coverage": -0.113,
+        "names_full": 0.606,
+        "subject_full": 1.842,
+        "content_coverage": 2.086,
+        "page_coverage": 2.694,
+        "numbers_missing": -0.317,
+        "similarity": 4.159,
+    },
+    "threshold": 0.55,
+}
+#: The same without the retriever's similarity, for evidence that carries no dense scores.
+COVERAGE_MODEL: dict[str, Any] = {
+    "weights": {
+        "bias": -6.941,
+        "title_named": 1.916,
+        "name_coverage": 0.093,
+        "names_full": 0.639,
+        "subject_full": 2.228,
+        "content_coverage": 2.464,
+        "page_coverage": 3.694,
+        "numbers_missing": -0.296,
+    },
+    "threshold": 0.45,
+}
+
+#: For evidence that is mostly table cells (:func:`table_evidence`): fitted the same way on
+#: TabFact val's training half, "present" being the rows whose window holds the claim's table
+#: (``bench/bench_absent_evidence.py tabfact --evidence table --found-only --fit 0.70``).
+TABLE_MODEL: dict[str, Any] = {
+    "weights": {
+        "bias": -5.446,
+        "title_named": 1.289,
+        "name_coverage": -0.24,
+        "names_full": -0.289,
+        "subject_full": 0.718,
+        "content_coverage": 2.086,
+        "page_coverage": 2.666,
+        "numbers_missing": -0.018,
+        "similarity": 2.833,
+    },
+    "threshold": 0.35,
+}
+TABLE_COVERAGE_MODEL: dict[str, Any] = {
+    "weights": {
+        "bias": -3.954,
+        "title_named": 1.586,
+        "name_coverage": -0.059,
+        "names_full": -0.441,
+        "subject_full": 0.846,
+        "content_coverage": 1.845,
+        "page_coverage": 3.113,
+        "numbers_missing": -0.067,
+    },
+    "threshold": 0.35,
+}
+
+WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def content_terms(text: str) -> list[str]:
+    """Lower-cased words of ``text`` that are not stopwords, in first-seen order."""
+    return distinct(w for w in WORD.findall(text.casefold()) if w not in STOPWORDS)
+
+
+def word_stem(word: str) -> str:
+    """A crude stem (the first five letters of a word's singular) so that "flows"/"flowed",
+    "elevation"/"elevations" meet; numbers stay whole."""
+    w = word.casefold()
+    if w.isdigit():
+        return w
+    if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w[:5]
+
+
+# Words that open a sentence capitalised without naming anything.
+_OPENERS = STOPWORDS | frozenset("there it in on at during after before".split())
+_CAP_RUN = re.compile(
+    r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da|y|for)\s+)*"
+    r"[A-Z0-9][\w'’.&-]*)*"
+)
+#: A claim word -> the words evidence uses for the same measure ("long" and "length").
+_MEASURE_WORDS = {
+    "long": ("length", "long"), "length": ("length", "long"),
+    "tall": ("height", "tall", "high"), "high": ("height", "elevation", "high", "altitude"),
+    "height": ("height", "tall", "high"), "elevation": ("elevation", "altitude", "height"),
+    "altitude": ("elevation", "altitude", "height"), "wide": ("width", "wide"),
+    "deep": ("depth", "deep"), "born": ("born", "birth"), "birth": ("born", "birth"),
+    "died": ("died", "death"), "death": ("died", "death"), "area": ("area",),
+    "population": ("population", "inhabitants"), "founded": ("founded", "established"),
+    "established": ("founded", "established"), "opened": ("opened", "opening"),
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class NumberCheck:
+    """The claim's values against the evidence's: agreeing, disagreeing (with the evidence's
+    value and element), or not stated in the evidence at all."""
+
+    matched: list[str] = field(default_factory=list)
+    conflicts: list[dict[str, str]] = field(default_factory=list)
+    unstated: list[str] = field(default_factory=list)
+
+    @property
+    def conflict(self) -> bool:
+        return bool(self.conflicts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"matched": self.matched, "conflicts": self.conflicts, "unstated": self.unstated}
+
+
+@dataclass(slots=True)
+class Sufficiency:
+    """Whether the evidence bears on the claim (``score``: the model's probability that it does)
+    and what it covers."""
+
+    sufficient: bool
+    score: float
+    features: dict[str, float]
+    names: list[str]
+    uncovered: list[str]
+    numbers: NumberCheck
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sufficient": self.sufficient,
+            "score": round(self.score, 4),
+            "features": {k: round(v, 4) for k, v in self.features.items()},
+            "names": self.names,
+            "uncovered": self.uncovered,
+            "numbers": self.numbers.to_dict(),
+        }
+
+
+def _element(x: Element | Evidence) -> Element:
+    return x.element if isinstance(x, Evidence) else x
+
+
+def _element_text(el: Element) -> str:
+    """What an element says, with what places it: page, sections, headers."""
+    return " ".join(
+        [el.page, *el.section_names, *el.row_header_texts, *el.col_header_texts, el.text]
+    )
+
+
+def _fold(text: str) -> str:
+    """Case and accents folded ("Öakse" meets "Oakse"; NFC and NFD spellings meet)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _tokens(text: str) -> set[str]:
+    return {word_stem(w) for w in WORD.findall(_fold(text))}
+
+
+def claim_names(claim: str) -> list[str]:
+    """Runs of capitalised words (and numbers inside them) that name things: "Conant Brook
+    Dam", "Vienna"; a capitalised sentence opener alone is not a name."""
+    out: list[str] = []
+    claim = unicodedata.normalize("NFC", claim)
+    if not any(c.isupper() for c in claim):
+        return _content_runs(claim)
+    for m in _CAP_RUN.finditer(claim):
+        words = m.group(0).split()
+        if m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", '"')):
+            while words and words[0].casefold() in _OPENERS:
+                words = words[1:]
+        words = [w for w in words if not w.replace(",", "").replace(".", "").isdigit()]
+        while words and words[0].islower():  # "the" left in front once a year is dropped
+            words = words[1:]
+        name = re.sub(r"['’]s?$", "", " ".join(words).strip(" .,'’"))
+        if name and any(c.isalpha() for c in name) and name.casefold() not in _OPENERS:
+            out.append(name)
+    return list(dict.fromkeys(out))
+
+
+def _content_runs(claim: str) -> list[str]:
+    """Names of a lower-cased claim (TabFact statements come so): runs of two or more content
+    words ("inverness club", "minnesota timberwolves"), split at stopwords, numbers and marks."""
+    runs, cur = [], []
+    for tok in re.findall(r"[\w'’.&-]+|[^\w\s]", claim):
+        if tok.isalpha() and tok not in STOPWORDS and tok not in _TABFACT_VERBS:
+            cur.append(tok)
+            continue
+        if len(cur) >= 2:
+            runs.append(" ".join(cur))
+        cur = []
+    if len(cur) >= 2:
+        runs.append(" ".join(cur))
+    return list(dict.fromkeys(runs))
+
+
+#: Verbs of lemmatised TabFact statements that join names without naming anything.
+_TABFACT_VERBS = frozenset("win won lose lost play score have be get take make".split())
+
+
+def _title_named(title: str, claim_folded: str) -> bool:
+    base = _fold(re.sub(r"\s*\(.*\)$", "", title)).strip()
+    return (
+        len(base) >= 3 and re.search(rf"(?<!\w){re.escape(base)}(?!\w)", claim_folded) is not None
+    )
+
+
+#: The features :func:`features` computes, in the order the model's weights list them.
+FEATURES = (
+    "title_named",
+    "name_coverage",
+    "names_full",
+    "subject_full",
+    "content_coverage",
+    "page_coverage",
+    "numbers_missing",
+    "similarity",
+)
+
+
+def features(claim: str, elements: Sequence[Element], numbers: NumberCheck) -> dict[str, float]:
+    """Coverage of the claim by the evidence, each in [0, 1] (``numbers_missing``: a count).
+
+    ``title_named``: a page of the evidence is named in the claim; ``name_coverage``: the share
+    of the claim's name words found in the evidence; ``names_full``: the share of its names
+    found whole; ``subject_full``: its first name (usually what it is about) found whole;
+    ``content_coverage``: the share of all its content words found; ``page_coverage``: the
+    same, by the one evidence page that covers most (a claim read from a page that is there is
+    covered by that page, not by words scattered over distractors); ``numbers_missing``: claim
+    values the evidence neither states nor contradicts.
+    """
+    folded = _fold(claim)
+    by_page: dict[str, set[str]] = {}
+    for el in elements:
+        by_page.setdefault(el.page, set()).update(_tokens(_element_text(el)))
+    vocab = set().union(*by_page.values()) if by_page else set()
+    names = [
+        [word_stem(w) for w in WORD.findall(_fold(n)) if w not in STOPWORDS]
+        for n in claim_names(claim)
+    ]
+    names = [n for n in names if n]
+    name_words = [w for n in names for w in n]
+    content = [word_stem(w) for w in content_terms(_fold(claim)) if not w.isdigit()]
+    full = [all(w in vocab for w in n) for n in names]
+    return {
+        "title_named": float(any(_title_named(page, folded) for page in by_page)),
+        "name_coverage": _share(name_words, vocab),
+        "names_full": sum(full) / len(full) if full else 1.0,
+        "subject_full": float(full[0]) if full else 1.0,
+        "content_coverage": _share(content, vocab),
+        "page_coverage": max((_share(content, v) for v in by_page.values()), default=0.0),
+        "numbers_missing": float(len(numbers.unstated)),
+    }
+
+
+def _share(words: list[str], vocab: set[str]) -> float:
+    return sum(w in vocab for w in words) / len(words) if words else 1.0
+
+
+def score(feats: dict[str, float], model: dict[str, Any] | None = None) -> float:
+    """The logistic model's probability that the evidence bears on the claim."""
+    weights = (model or SUFFICIENCY_MODEL)["weights"]
+    z = weights["bias"] + sum(weights[k] * v for k, v in feats.items() if k in weights)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def check_evidence(
+    claim: str,
+    evidence: Sequence[Element | Evidence],
+    *,
+    expand: Callable[[Element], list[Element]] | None = None,
+    model: dict[str, Any] | None = None,
+    similarity: float | None = None,
+) -> Sufficiency:
+    """Sufficiency and number check of ``evidence`` (what the model read) for ``claim``.
+
+    ``expand`` adds the elements a header cell stands for (its row's data cells), so that a
+    header "elevation" is read with its value; :func:`store_expander` makes one from a store.
+    ``similarity``: the retriever's best dense cosine between the claim and the evidence
+    (default: read from the evidence's ``dense`` scores; None where it has none, e.g. gold
+    evidence, which is then judged by the coverage features alone).
+    """
+    if similarity is None:
+        similarity = evidence_similarity(evidence)
+    elements = [_element(x) for x in evidence]
+    if expand is not None:
+        extra = [e for el in elements if el.type == "header_cell" for e in expand(el)]
+        have = {el.id for el in elements}
+        elements += [e for e in extra if e.id not in have and not have.add(e.id)]
+    numbers = check_numbers(claim, elements)
+    feats = features(claim, elements, numbers)
+    if model is None:
+        model = model_for(elements, similarity is not None)
+    if similarity is not None:
+        feats["similarity"] = round(similarity, 4)
+    p = score(feats, model) if elements else 0.0
+    threshold = model["threshold"]
+    folded = {w for el in elements for w in _tokens(_element_text(el))}
+    names = claim_names(claim)
+    uncovered = [
+        n for n in names if not all(word_stem(w) in folded for w in WORD.findall(_fold(n)))
+    ]
+    # a value the evidence states differently for the same thing decides the claim (REFUTES)
+    return Sufficiency(p >= threshold or numbers.conflict, p, feats, names, uncovered, numbers)
+
+
+def table_evidence(elements: Sequence[Element]) -> bool:
+    """Whether most of the evidence is cells of (non-infobox) tables: short cells read less like
+    the claim than sentences do, so such evidence has a model of its own."""
+    cells = [
+        el for el in elements
+        if el.type in ("cell", "header_cell", "table_caption") and el.table_type != "infobox"
+    ]  # fmt: skip
+    return bool(elements) and 2 * len(cells) > len(elements)
+
+
+def model_for(elements: Sequence[Element], has_similarity: bool) -> dict[str, Any]:
+    """The sufficiency model for this evidence: tables or text, with or without dense scores."""
+    if table_evidence(elements):
+        return TABLE_MODEL if has_similarity else TABLE_COVERAGE_MODEL
+    return SUFFICIENCY_MODEL if has_similarity else COVERAGE_MODEL
+
+
+def evidence_similarity(evidence: Sequence[Element | Evidence], top: int = 5) -> float | None:
+    """The best dense cosine among the first ``top`` retrieved items (None: no dense scores).
+
+    Why the retriever's score: when the index holds the claim's page, some element of it reads
+    almost like the claim (cosine 0.7-0.99 on FEVEROUS-S); when it does not, the best a
+    distractor reaches is mostly 0.2-0.6 — a signal the coverage of names cannot give when the
+    distractor shares them."""
+    scores = [
+        x.scores["dense"]
+        for x in list(evidence)[:top]
+        if isinstance(x, Evidence) and "dense" in x.scores
+    ]
+    return max(scores) if scores else None
+
+
+def _context_words(claim: str, q: Quantity) -> set[str]:
+    """Content words next to a claim's value (four either side), with their measure synonyms:
+    what an element must mention to be giving a value *for the same thing*."""
+    before = WORD.findall(claim[: q.start].casefold())[-4:]
+    after = WORD.findall(claim[q.end :].casefold())[:4]
+    words = {w for w in before + after if w not in STOPWORDS and not w.isdigit() and len(w) > 2}
+    for w in list(words):
+        words.update(_MEASURE_WORDS.get(w, ()))
+    return {word_stem(w) for w in words}
+
+
+def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberCheck:
+    """Each value of the claim against the evidence's values of the same kind.
+
+    Only elements on the claim's topic are read (a page the claim names, or an element holding
+    one of its names whole), unless none is. A value agrees when one of their values equals it
+    (within rounding, units converted, a hedge honoured); it conflicts when none agrees and an
+    element giving the same kind of value also shares the words around it (for unitless
+    numbers: the noun it counts) — the evidence states a different value for the same thing;
+    otherwise it is unstated.
+    """
+    elements = [_element(x) for x in evidence]
+    out = NumberCheck()
+    claimed = [q for q in quantities(claim) if not _is_name_part(claim, q)]
+    if not claimed:
+        return out
+    folded = _fold(claim)
+    names = [{word_stem(w) for w in WORD.findall(_fold(n))} for n in claim_names(claim)]
+
+    def on_topic(el: Element) -> bool:  # the claim names its page, or it names the claim's names
+        words = _tokens(_element_text(el))
+        return _title_named(el.page, folded) or any(n and n <= words for n in names)
+
+    topical = {el.id: on_topic(el) for el in elements}
+    # values agree only where the claim's topic is (a year on a distractor page proves nothing),
+    # unless no element is on topic
+    readable = [el for el in elements if topical[el.id]] or elements
+    found = [(el, quantities(el.text)) for el in readable]
+    for q in claimed:
+        agree, differ = False, None
+        context = _context_words(claim, q)
+        for el, values in found:
+            for v in values:
+                same = same_value(q, v)
+                if same is None:
+                    continue
+                if same:
+                    agree = True
+                    break
+                if differ is None and topical[el.id] and _about_same_thing(q, context, el):
+                    differ = (el, v)
+            if agree:
+                break
+        if agree:
+            out.matched.append(q.text)
+        elif differ is not None:
+            out.conflicts.append({"claimed": q.text, "found": differ[1].text, "id": differ[0].id})
+        else:
+            out.unstated.append(q.text)
+    return out
+
+
+def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
+    """Whether ``el`` gives its value for what the claim's value measures: it mentions one of
+    the words around the claim's value (a unitless number: the noun it counts)."""
+    words = _tokens(" ".join([*el.row_header_texts, *el.col_header_texts, el.text]))
+    if q.kind == "number":
+        # a count in a table may be a count of its rows, which no cell states
+        in_table = el.table is not None and el.table_type != "infobox"
+        return (
+            not in_table
+            and bool(q.noun)
+            and q.noun not in STOPWORDS
+            and (word_stem(q.noun) in words)
+        )
+    return bool(context & words)
+
+
+def _is_name_part(claim: str, q: Quantity) -> bool:
+    """A number inside a name ("Apollo 11", "Route 66", "Windows 95") measures nothing."""
+    if q.kind not in ("number", "year"):
+        return False
+    before = claim[: q.start].rstrip()
+    prev = before.split()[-1] if before.split() else ""
+    return (
+        bool(prev)
+        and prev[:1].isupper()
+        and prev.casefold() not in _OPENERS
+        and (q.kind == "number" or not before.endswith(","))
+        and not re.match(r"(?i)(in|on|by|since|from|until|of)$", prev)
+    )
+
+
+def store_expander(store: Any) -> Callable[[Element], list[Element]]:
+    """For a header cell: the data cells of its row (infobox) or column (table), from ``store``."""
+    cache: dict[str, list[Element]] = {}
+
+    def expand(el: Element) -> list[Element]:
+        if el.table is None:
+            return []
+        if el.page not in cache:
+            try:
+                cache[el.page] = store.page_elements(el.page)
+            except Exception:  # noqa: BLE001 - a store that cannot say: no expansion
+                cache[el.page] = []
+        same_table = [e for e in cache[el.page] if e.table == el.table and e.type == "cell"]
+        row = [e for e in same_table if e.row == el.row]
+        return row if row else [e for e in same_table if e.col == el.col][:20]
+
+    return expand
+
+
+def apply_evidence_checks(
+    row: dict[str, Any],
+    claim: str,
+    evidence: Sequence[Element | Evidence],
+    *,
+    labels: int,
+    store: Any = None,
+    used: Sequence[str] | None = None,
+    oracle: bool = False,
+    model: dict[str, Any] | None = None,
+    similarity: float | None = None,
+) -> Sufficiency:
+    """Run :func:`check_evidence` on what the model read (``used`` ids, default all of
+    ``evidence``) and write it into a prediction ``row``: ``sufficient``, ``sufficiency``
+    (score, names left uncovered, the number check); in 3-way runs insufficient evidence turns
+    the label into NOT ENOUGH INFO; a number conflict turns SUPPORTS into REFUTES.
+
+    ``oracle``: the evidence is the claim's own gold evidence (``--gold-evidence``); whether it
+    bears on the claim is then the model's call, not the coverage check's (a gold table states
+    "the table does not decide" through the model's NOT ENOUGH INFO), so only the number check
+    may change the label. ``model``: another sufficiency model than :data:`SUFFICIENCY_MODEL`
+    (``bench/bench_absent_evidence.py --fit`` tries them)."""
+    expand = store_expander(store) if store is not None else None
+    if similarity is None:  # the retrieval's top, read before the window cuts it
+        similarity = evidence_similarity(evidence)
+    if used is not None:
+        keep = set(used)
+        evidence = [x for x in evidence if _element(x).id in keep] or list(evidence)
+    check = check_evidence(claim, evidence, expand=expand, model=model, similarity=similarity)
+    row["sufficient"] = check.sufficient
+    row["sufficiency"] = check.to_dict()
+    before = row.get("predicted_label")
+    if before == SUPPORTS and check.numbers.conflict:
+        row["predicted_label"] = REFUTES
+    if labels == 3 and not oracle and not check.sufficient and before != NEI:
+        row["predicted_label"] = NEI
+    if row.get("predicted_label") != before:
+        row["label_before_checks"] = before
+    return check
