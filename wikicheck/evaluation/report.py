@@ -182,17 +182,8 @@ def render_markdown(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> st
         _templates(markdown=True)
         .get_template("report.md")
         .render(
-            name=metrics.get("name", "?"),
-            description=metrics.get("description"),
+            **_common(metrics),
             about=_about(metrics),
-            metrics=metric_rows(metrics),
-            notes=scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []),
-            per_label=[
-                (lab, v["precision"], v["recall"], v["f1"], v["n"])
-                for lab, v in (scores.get("per_label") or {}).items()
-            ],  # fmt: skip
-            groups_title=title,
-            groups_header=["name", *keys, "n"],
             groups=[(name, [v.get(k) for k in keys], v.get("n")) for name, v in groups.items()],
             recall_at_k=list(rak.items()),
             recall_ks=list(next(iter(rak.values()))) if rak else [],
@@ -200,6 +191,24 @@ def render_markdown(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> st
             errors=errors,
         )
     )
+
+
+def _common(metrics: dict[str, Any]) -> dict[str, Any]:
+    """What both report templates show the same way: title, headline figures, notes, per label."""
+    scores = metrics.get("scores", {})
+    title, _, keys = _groups(metrics)
+    return {
+        "name": metrics.get("name", "?"),
+        "description": metrics.get("description"),
+        "metrics": metric_rows(metrics),
+        "notes": scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []),
+        "per_label": [
+            (lab, v["precision"], v["recall"], v["f1"], v["n"])
+            for lab, v in (scores.get("per_label") or {}).items()
+        ],
+        "groups_title": title,
+        "groups_header": ["name", *keys, "n"],
+    }
 
 
 def _about(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -259,18 +268,9 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
         _templates()
         .get_template("report.html")
         .render(
-            name=metrics.get("name", "?"),
-            description=metrics.get("description"),
+            **_common(metrics),
             css=_CSS,
             about=[(k, str(v)) for k, v in _about(metrics)],
-            metrics=metric_rows(metrics),
-            notes=scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []),
-            per_label=[
-                (lab, v["precision"], v["recall"], v["f1"], v["n"])
-                for lab, v in (scores.get("per_label") or {}).items()
-            ],  # fmt: skip
-            groups_title=title,
-            groups_header=("name", *keys, "n"),
             groups=[(name, *(v.get(k) for k in keys), v.get("n")) for name, v in groups.items()],
             plots=[(alt, _b64(png)) for alt, png in plot_list],
             errors=errors,
