@@ -368,37 +368,34 @@ def _nearest_headers(
     length, and tables of hundreds of rows are common in the dump.
     ``left[r][c]`` / ``above[r][c]``: cell indices, nearest first.
     """
-    left: list[dict[int, tuple[int, ...]]] = []
-    for g in grid:
-        out: dict[int, tuple[int, ...]] = {}
-        skip: tuple[int, ...] = ()  # result of the walk that has not found a header yet
-        take: tuple[int, ...] = ()  # result of the walk already taking headers
-        for c in range(max(g, default=-1) + 2):
-            out[c] = skip
-            i = g.get(c)
-            if i is None:
-                continue
-            if header[i]:
-                take = _prepend(i, take)
-                skip = take
-            else:
-                take = ()
-        left.append(out)
+    left = [
+        dict(enumerate(_walk([g.get(c) for c in range(max(g, default=-1) + 2)], header)))
+        for g in grid
+    ]
     above: list[dict[int, tuple[int, ...]]] = [{} for _ in grid]
     width = max((max(g, default=-1) for g in grid), default=-1) + 1
     for c in range(width):
-        skip = take = ()
-        for r, g in enumerate(grid):
-            above[r][c] = skip
-            i = g.get(c)
-            if i is None:
-                continue
-            if header[i]:
-                take = _prepend(i, take)
-                skip = take
-            else:
-                take = ()
+        for r, found in enumerate(_walk([g.get(c) for g in grid], header)):
+            above[r][c] = found
     return left, above
+
+
+def _walk(slots: list[int | None], header: list[bool]) -> list[tuple[int, ...]]:
+    """Along one row (or column), each slot's headers before it, nearest first (see
+    :func:`_nearest_headers`): ``slots`` holds cell indices, ``None`` for an empty slot."""
+    out: list[tuple[int, ...]] = []
+    skip: tuple[int, ...] = ()  # result of the walk that has not found a header yet
+    take: tuple[int, ...] = ()  # result of the walk already taking headers
+    for i in slots:
+        out.append(skip)
+        if i is None:
+            continue
+        if header[i]:
+            take = _prepend(i, take)
+            skip = take
+        else:
+            take = ()
+    return out
 
 
 def _prepend(i: int, found: tuple[int, ...]) -> tuple[int, ...]:

@@ -76,3 +76,24 @@ def test_years_and_dates_compare_by_what_both_state():
 def test_cells_order_as_dates_when_they_are_dates():
     assert cell_value("2 September") > cell_value("30 August")
     assert cell_value("1,234 m") == 1234.0
+
+
+def test_number_and_date_patterns_live_in_the_shared_parser():
+    """One parser (wikicheck.common.quantities): no other module of the package writes a
+    regular expression for digits, except the element-id grammars, which parse ids, not values."""
+    import os
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "wikicheck"
+    allowed = {"common/quantities.py", "ids.py", "indexer/convert/bench.py"}
+    found = []
+    for folder, _, files in os.walk(root, followlinks=True):
+        for name in files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if name.endswith(".py") and rel not in allowed:
+                for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                    code = line.split("#", 1)[0]
+                    if "\\d" in code and ("re." in code or 'r"' in code or "r'" in code):
+                        found.append(f"{rel}:{n}: {line.strip()}")
+    assert not found, "digit patterns outside wikicheck.common.quantities:\n" + "\n".join(found)

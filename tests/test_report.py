@@ -100,6 +100,10 @@ def test_report_writes_every_file_with_content(tmp_path):
     assert "| Numerical Reasoning | 0.5000 | 0.5000 | 2 |" in md  # per challenge
     assert "| 25.0 | 20.0 | 40.0 | 40.0 | 40.0 | 40.0 |" in md  # latency row
     assert "## 3 worst errors" in md
+    # the error list (templates/report.md): numbered, confidence, evidence marks, gold ids in code
+    assert "1. **Claim 3 <b>bold</b> & co** — gold" in md and "(0.95); id `3`" in md
+    assert "   - · `B_sentence_0` [History | Year; Population]: text of B_sentence_0" in md
+    assert "   - gold: `" in md
 
     html = (tmp_path / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>")

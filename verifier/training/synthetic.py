@@ -19,25 +19,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from wikicheck.common import quantities
+from wikicheck.common.quantities import whole_number
 from wikicheck.model import REFUTES, SUPPORTS, Element
 
 __all__ = ["Grid", "Statement", "TEMPLATES", "statements_for", "generate"]
 
-_CLEAN_NUMBER = re.compile(r"^\$?\s*([-+]?\d[\d,]*(?:\.\d+)?)\s*%?$")
-_YEAR = re.compile(r"\b(1[6-9]\d\d|20\d\d)\b")
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split(),
-        start=1,
-    )
-}
-_DATE = re.compile(r"^(?:(\w+)\s+(\d{1,2})\s*,?\s*(\d{4})|(\d{1,2})\s+(\w+)\s+(\d{4}))$")
 _WORDS = "zero one two three four five six seven eight nine ten".split()
 _ORDINALS = ["", "", "second", "third", "fourth", "fifth"]
 
@@ -52,23 +43,21 @@ class Statement:
 
 
 def clean_number(text: str) -> float | None:
-    """A cell that *is* a number (``"1,234"``, ``"12.5%"``, ``"$40"``); None for ``"12 - 3"``."""
-    m = _CLEAN_NUMBER.match(text.strip())
-    return float(m.group(1).replace(",", "")) if m else None
+    """A cell that *is* a number (:func:`wikicheck.common.quantities.whole_number`)."""
+    return whole_number(text)
 
 
 def parse_date(text: str) -> tuple[int, int, int] | None:
-    """``"october 3 , 1999"`` / ``"3 October 1999"`` -> (1999, 10, 3); a bare year -> (y, 0, 0)."""
-    t = " ".join(text.lower().replace(",", " , ").split()).replace(" , ", " ")
-    m = _DATE.match(t)
-    if m:
-        month, day, year = (m[1], m[2], m[3]) if m[1] else (m[5], m[4], m[6])
-        if month in _MONTHS:
-            return int(year), _MONTHS[month], int(day)
+    """A cell that *is* a full date, read by the shared parser (``"october 3 , 1999"`` /
+    ``"3 October 1999"`` -> (1999, 10, 3)); a bare year -> (y, 0, 0); None otherwise."""
+    t = " ".join(text.split()).replace(" , ", ", ")  # TabFact cells come tokenised
+    if (year := quantities.bare_year(t)) is not None:
+        return year, 0, 0
+    q = quantities.parse_date(t)
+    if q is None or q.granularity != "day" or len(q.text) != len(t):
         return None
-    if re.fullmatch(r"1[6-9]\d\d|20\d\d", t):
-        return int(t), 0, 0
-    return None
+    d = quantities.to_date(q)
+    return (d.year, d.month, d.day) if d is not None else None
 
 
 def fmt(x: float) -> str:

@@ -35,6 +35,8 @@ __all__ = [
     "compatible",
     "is_date",
     "to_date",
+    "whole_number",
+    "bare_year",
 ]
 
 #: A number: thousands-separated or plain digits, an optional fraction, a sign only where it
@@ -47,6 +49,9 @@ NUMBER = re.compile(
 #: A cell's first number as the table executor reads it: any digits, also inside a score or a
 #: time ("w 24-17" -> 24), because its operations order such columns by their first figure.
 _FIRST_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+#: A cell that is one number and nothing else, a currency or percent sign allowed ("$40", "12.5%").
+_WHOLE_NUMBER = re.compile(r"^\$?\s*([-+]?\d[\d,]*(?:\.\d+)?)\s*%?$")
+_BARE_YEAR = re.compile(r"1[6-9]\d\d|20\d\d")
 _NUMBER_TOKEN = re.compile(r"^[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
 _WORD_NUMBERS = {
     w: i
@@ -172,6 +177,19 @@ def parse_number(text: str) -> float | None:
         return float(m.group().replace(",", ""))
     except ValueError:
         return None
+
+
+def whole_number(text: str) -> float | None:
+    """A cell that *is* a number (``"1,234"``, ``"12.5%"``, ``"$40"``); None for ``"12 - 3"``
+    or ``"w 24"``: what the synthetic statement templates may compute with."""
+    m = _WHOLE_NUMBER.match(text.strip())
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def bare_year(text: str) -> int | None:
+    """A cell that is a year and nothing else (1600-2099), as its number."""
+    t = text.strip()
+    return int(t) if _BARE_YEAR.fullmatch(t) else None
 
 
 def numbers(text: str) -> list[float]:

@@ -168,75 +168,47 @@ def _groups(metrics: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]], tu
 
 
 def render_markdown(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
-    """The report as Markdown (tables only; the plots live in the HTML)."""
+    """The report as Markdown (``templates/report.md``: tables only; the plots live in the HTML)."""
     scores = metrics.get("scores", {})
-    lines = [f"# Evaluation: {metrics.get('name', '?')}", ""]
-    if metrics.get("description"):
-        lines += [metrics["description"], ""]
-    lines += [f"- {k}: `{v}`" for k, v in _about(metrics)] + [""]
-    lines += ["## Metrics", "", "| metric | value |", "|---|---|"]
-    lines += [f"| {k} | {fmt(v)} |" for k, v in metric_rows(metrics)]
-    lines.append("")
-    for note in scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []):
-        lines.append(f"> note: {note}")
-    if scores.get("per_label"):
-        lines += [
-            "",
-            "## Per label",
-            "",
-            "| label | precision | recall | f1 | n |",
-            "|---|---|---|---|---|",
-        ]  # noqa: E501
-        for label, v in scores["per_label"].items():
-            lines.append(f"| {label} | {fmt(v['precision'])} | {fmt(v['recall'])} | "
-                         f"{fmt(v['f1'])} | {v['n']} |")  # fmt: skip
     title, groups, keys = _groups(metrics)
-    if groups:
-        lines += ["", f"## {title}", "", "| name | " + " | ".join(keys) + " | n |",
-                  "|---|" + "---|" * (len(keys) + 1)]  # fmt: skip
-        for name, v in groups.items():
-            lines.append(
-                f"| {name} | " + " | ".join(fmt(v.get(k)) for k in keys) + f" | {v.get('n')} |"
-            )  # noqa: E501
     rak = {
         k: v
         for k, v in (scores.get("recall_at_k") or {}).items()
         if any(x is not None for x in v.values())
-    }  # noqa: E501
-    if rak:
-        ks = list(next(iter(rak.values())))
-        lines += ["", "## Recall@k", "", "| kind | " + " | ".join(f"@{k}" for k in ks) + " |",
-                  "|---|" + "---|" * len(ks)]  # fmt: skip
-        for kind, v in rak.items():
-            lines.append(f"| {kind} | " + " | ".join(fmt(v[k]) for k in ks) + " |")
+    }
     lat = metrics.get("latency_ms") or {}
-    if lat.get("n"):
-        lines += [
-            "",
-            "## Latency (ms per claim)",
-            "",
-            "| " + " | ".join(k for k in ("mean", "p50", "p90", "p95", "p99", "max")) + " |",
-            "|---|---|---|---|---|---|",  # noqa: E501
-            "| "
-            + " | ".join(f"{lat[k]:.1f}" for k in ("mean", "p50", "p90", "p95", "p99", "max"))
-            + " |",
-        ]  # noqa: E501
-    lines += ["", f"## {len(errors)} worst errors", ""]
-    for i, e in enumerate(errors, 1):
-        conf = f" ({e['confidence']:.2f})" if e["confidence"] is not None else ""
-        lines.append(f"{i}. **{e['claim']}** — gold {e['gold_label']}, predicted "
-                     f"{e['predicted_label']}{conf}; id `{e['id']}`")  # fmt: skip
-        for ev in e["predicted_evidence"]:
-            mark = "✓" if ev["gold"] else "·"
-            text = f": {ev['text']}" if ev["text"] else ""
-            ctx = f" [{ev['context']}]" if ev["context"] else ""
-            lines.append(f"   - {mark} `{ev['id']}`{ctx}{text}")
-        if e["gold_evidence"]:
-            lines.append(
-                "   - gold: "
-                + " | ".join(", ".join(f"`{x}`" for x in s) for s in e["gold_evidence"])
-            )  # noqa: E501
-    return "\n".join(lines) + "\n"
+    latency_keys = ("mean", "p50", "p90", "p95", "p99", "max")
+    return (
+        _templates(markdown=True)
+        .get_template("report.md")
+        .render(
+            **_common(metrics),
+            about=_about(metrics),
+            groups=[(name, [v.get(k) for k in keys], v.get("n")) for name, v in groups.items()],
+            recall_at_k=list(rak.items()),
+            recall_ks=list(next(iter(rak.values()))) if rak else [],
+            latency=[f"{lat[k]:.1f}" for k in latency_keys] if lat.get("n") else [],
+            errors=errors,
+        )
+    )
+
+
+def _common(metrics: dict[str, Any]) -> dict[str, Any]:
+    """What both report templates show the same way: title, headline figures, notes, per label."""
+    scores = metrics.get("scores", {})
+    title, _, keys = _groups(metrics)
+    return {
+        "name": metrics.get("name", "?"),
+        "description": metrics.get("description"),
+        "metrics": metric_rows(metrics),
+        "notes": scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []),
+        "per_label": [
+            (lab, v["precision"], v["recall"], v["f1"], v["n"])
+            for lab, v in (scores.get("per_label") or {}).items()
+        ],
+        "groups_title": title,
+        "groups_header": ["name", *keys, "n"],
+    }
 
 
 def _about(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -259,16 +231,22 @@ def _b64(png: bytes | None) -> str | None:
     return base64.b64encode(png).decode("ascii") if png is not None else None
 
 
-def _templates():  # noqa: ANN202 - jinja2.Environment
-    """The report templates (``wikicheck/evaluation/templates``), autoescaped as the page's."""
+def _templates(*, markdown: bool = False):  # noqa: ANN202 - jinja2.Environment
+    """The report templates (``wikicheck/evaluation/templates``): HTML autoescaped as the page's;
+    Markdown with trim_blocks/lstrip_blocks so block tags on their own lines leave no blank line."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     env = Environment(
         loader=PackageLoader("wikicheck.evaluation", "templates"),
         autoescape=select_autoescape(["html"]),
         keep_trailing_newline=True,
+        trim_blocks=markdown,
+        lstrip_blocks=markdown,
     )
     env.filters["fmt"] = fmt
+    env.filters["at"] = lambda k: f"@{k}"
+    env.filters["code"] = lambda x: f"`{x}`"
+    env.filters["extract"] = lambda k, mapping: mapping[k]
     return env
 
 
@@ -290,18 +268,9 @@ def render_html(metrics: dict[str, Any], errors: list[dict[str, Any]]) -> str:
         _templates()
         .get_template("report.html")
         .render(
-            name=metrics.get("name", "?"),
-            description=metrics.get("description"),
+            **_common(metrics),
             css=_CSS,
             about=[(k, str(v)) for k, v in _about(metrics)],
-            metrics=metric_rows(metrics),
-            notes=scores.get("notes", []) + (metrics.get("semtab") or {}).get("notes", []),
-            per_label=[
-                (lab, v["precision"], v["recall"], v["f1"], v["n"])
-                for lab, v in (scores.get("per_label") or {}).items()
-            ],  # fmt: skip
-            groups_title=title,
-            groups_header=("name", *keys, "n"),
             groups=[(name, *(v.get(k) for k in keys), v.get("n")) for name, v in groups.items()],
             plots=[(alt, _b64(png)) for alt, png in plot_list],
             errors=errors,
