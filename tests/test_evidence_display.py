@@ -123,6 +123,7 @@ def test_on_the_sample_values_come_with_headers_and_a_one_fact_claim_shows_few_i
     assert elevation["predicted_label"] != "SUPPORTS"
     for row in rows.values():
         seen = shown(row["evidence"], lambda e: e["score"], lambda e: e["type"])
+        assert row["shown_evidence"] == [e["id"] for e in seen]  # --json says what a person sees
         assert 1 <= len(seen) <= 8
         assert all(e["type"] != "header_cell" for e in seen)
     seen = [e["text"] for e in shown(length["evidence"], lambda e: e["score"], lambda e: e["type"])]

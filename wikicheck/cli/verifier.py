@@ -256,6 +256,15 @@ def verify(
         )
     row = abstain(row, min_confidence)
     if wants_json(as_json):
+        # as /verify answers: the full list for programs, the ids a person is shown beside it
+        from wikicheck.retriever.display import shown as relevant
+
+        row["shown_evidence"] = [
+            ev["id"]
+            for ev in relevant(
+                row["evidence"], lambda ev: ev.get("score"), lambda ev: ev.get("type", "")
+            )
+        ]
         write_json(row)
     else:
         _panel(row)
