@@ -3,12 +3,15 @@ and what they do to a prediction row in 3-way and 2-way runs (hand-made elements
 
 from __future__ import annotations
 
+import pytest
+
 from tests.pages import infobox_elements
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
 from wikicheck.verifier.sufficiency import (
     apply_evidence_checks,
     check_evidence,
     check_numbers,
+    checked_probabilities,
     claim_names,
 )
 
@@ -82,3 +85,29 @@ def test_a_number_conflict_turns_supports_into_refutes_in_both_settings():
         row = {"predicted_label": SUPPORTS}
         apply_evidence_checks(row, "Brokeback Mountain was released in 2015.", ev, labels=labels)
         assert row["predicted_label"] == REFUTES, labels
+
+
+def test_shown_probabilities_describe_the_answer_the_checks_gave():
+    """ "NOT ENOUGH INFO" beside "REFUTES 0.88" would not mean what it says: once the checks change
+    a label, ``probabilities`` are those of the answer given and the model's stay beside them."""
+    model = {SUPPORTS: 0.02, REFUTES: 0.88, NEI: 0.10}
+    row = {"predicted_label": REFUTES, "probabilities": dict(model)}
+    check = apply_evidence_checks(row, DANUBE, OFF_TOPIC, labels=3)
+    s = check.score
+    assert row["predicted_label"] == NEI and row["model_probabilities"] == model
+    assert row["probabilities"][NEI] == pytest.approx(1 - s + s * 0.10, abs=1e-6)
+    assert row["probabilities"][REFUTES] == pytest.approx(s * 0.88, abs=1e-6)
+    assert sum(row["probabilities"].values()) == pytest.approx(1.0, abs=1e-5)
+    assert max(row["probabilities"], key=row["probabilities"].get) == NEI
+    # a number conflict: the model's SUPPORTS mass becomes REFUTES mass
+    ev = [_sentence("Brokeback Mountain", "Brokeback Mountain was released in 2005.")]
+    row = {"predicted_label": SUPPORTS, "probabilities": {SUPPORTS: 0.9, REFUTES: 0.06, NEI: 0.04}}
+    apply_evidence_checks(row, "Brokeback Mountain was released in 2015.", ev, labels=3)
+    assert row["predicted_label"] == REFUTES
+    assert row["probabilities"] == {SUPPORTS: 0.06, REFUTES: 0.9, NEI: 0.04}
+    # a label the checks leave alone keeps the model's probabilities, and no copy is added
+    row = {"predicted_label": REFUTES, "probabilities": dict(model)}
+    apply_evidence_checks(row, DANUBE, OFF_TOPIC, labels=2)
+    assert row["probabilities"] == model and "model_probabilities" not in row
+    assert checked_probabilities({SUPPORTS: 0.5, REFUTES: 0.5}, 0.0) == {
+        SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}  # fmt: skip

@@ -41,6 +41,7 @@ __all__ = [
     "check_evidence",
     "check_numbers",
     "apply_evidence_checks",
+    "checked_probabilities",
     "SUFFICIENCY_MODEL",
     "COVERAGE_MODEL",
     "TABLE_MODEL",
@@ -542,4 +543,33 @@ def apply_evidence_checks(
         row["predicted_label"] = NEI
     if row.get("predicted_label") != before:
         row["label_before_checks"] = before
+        if isinstance(row.get("probabilities"), dict):
+            row["model_probabilities"] = dict(row["probabilities"])
+            row["probabilities"] = checked_probabilities(
+                row["probabilities"], check.score, conflict=row["predicted_label"] == REFUTES
+            )
     return check
+
+
+def checked_probabilities(
+    probs: dict[str, float], sufficiency: float, *, conflict: bool = False
+) -> dict[str, float]:
+    """The probabilities shown once the checks changed a label, so that they describe the answer
+    given rather than the model's overruled one.
+
+    Insufficient evidence: the check's score is its probability that the evidence bears on the
+    claim, so the answer is NOT ENOUGH INFO with probability ``1 - s`` and otherwise the
+    model's: P(NEI) = 1 - s + s p(NEI), P(S) = s p(S), P(R) = s p(R). A number conflict: the
+    model read the evidence as stating the claim's relation, and the value it states differs,
+    so its SUPPORTS mass is REFUTES mass (the two are exchanged). The model's own numbers stay in
+    the row as ``model_probabilities``."""
+    out = dict(probs)
+    if conflict:
+        out[SUPPORTS], out[REFUTES] = probs.get(REFUTES, 0.0), probs.get(SUPPORTS, 0.0)
+        return {k: round(v, 6) for k, v in out.items()}
+    s = min(1.0, max(0.0, sufficiency))
+    for label, p in probs.items():
+        out[label] = s * p + ((1.0 - s) if label == NEI else 0.0)
+    if NEI not in out:
+        out[NEI] = 1.0 - s
+    return {k: round(v, 6) for k, v in out.items()}

@@ -292,6 +292,11 @@ class VerifyResponse(BaseModel):
     label_before_checks: str | None = Field(
         None, description="The label before the evidence checks changed it."
     )
+    model_probabilities: dict[str, float] | None = Field(
+        None,
+        description="The model's own probabilities when the evidence checks changed its label "
+        "(``probabilities`` then describe the answer given).",
+    )
 
 
 class VerifyBatchResponse(BaseModel):

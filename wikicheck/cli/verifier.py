@@ -305,7 +305,7 @@ def _panel(row) -> None:
     note = _checks_note(row)
     if note:
         table.caption = Text("\n").join([t for t in (table.caption, Text(note)) if t])
-    score = f"{probs[label]:.2f}" if "label_before_checks" not in row else "(evidence checks)"
+    score = f"{probs[label]:.2f}"
     title = Text.assemble((f"{label} {score}", f"bold {colour}"), f"  ({others})")
     console().print(Panel(table, title=title, subtitle=Text(row["claim"])))
 
