@@ -117,7 +117,7 @@ def test_on_the_sample_values_come_with_headers_and_a_one_fact_claim_shows_few_i
                   "The Aare is 291.5 kilometres long."):  # fmt: skip
         got = runner.invoke(main, ["verify", claim, "--index-dir", str(index), "--json"])
         assert got.exit_code == 0, got.output
-        rows[claim] = json.loads(got.output)
+        rows[claim] = json.loads(got.stdout)  # stderr may carry a model-loading bar
     elevation, length = rows.values()
     assert "Aare_cell_0_9_1" in elevation["predicted_evidence"]  # "1,940 m (6,360 ft)"
     assert elevation["predicted_label"] != "SUPPORTS"

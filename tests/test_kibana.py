@@ -255,7 +255,7 @@ def test_cli_imports_and_prints_json(monkeypatch):
         kibana_setup, ["--kibana", "http://k:5601", "--index-prefix", "w2", "--json"]
     )
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["success_count"] == 9 and out["errors"] == []
     views = [o for o in _parts(kibana.requests[0]) if o["type"] == "index-pattern"]
     assert sorted(v["attributes"]["title"] for v in views) == ["w2-elements", "w2-pages"]

@@ -236,6 +236,6 @@ def test_score_semtab_command_prints_json(release):
     out = release / "v1.1" / "output"
     result = CliRunner().invoke(main, ["score", str(out), "--semtab", "--gold", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert (data["task_a_3way_f1"], data["task_a_2way_f1"], data["task_b_f1"]) == (1.0, 1.0, 1.0)
     assert data["n_tables"] == 1 and data["task_b_statements"] == 2
