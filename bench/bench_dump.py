@@ -26,18 +26,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_index import _tree_rss  # noqa: E402
+from bench._common import run_measured  # noqa: E402
 from bench.dump_corpus import CORPUS_VERSION, DATA, build_db, db_elements  # noqa: E402
 
 STATE = Path("/work/cache/scale/dump")
@@ -101,36 +99,22 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
     if processes is not None:
         cmd += ["--processes", str(processes)]
     env = dict(os.environ, WIKICHECK_NO_PROGRESS="1", HF_HUB_OFFLINE="1")
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    peak = [0, 0]
+    tick = [0]
 
-    def sample() -> None:
-        tick = 0
-        while proc.poll() is None:
-            rss, anon = _tree_rss(proc.pid)
-            peak[0], peak[1] = max(peak[0], rss), max(peak[1], anon)
-            if tick % 5 == 0:
-                size, segs, committed = _dir_stats(index)
-                _append(results, {"kind": "sample", "t": round(time.time() - t0, 1), "start": t0,
-                                  "committed": committed, "rss": rss, "anon": anon,
-                                  "bytes": size, "segments": segs,
-                                  "load": os.getloadavg()[0]})  # fmt: skip
-            tick += 1
-            time.sleep(1.0)
+    def sample(rss: int, anon: int) -> None:
+        if tick[0] % 5 == 0:
+            size, segs, committed = _dir_stats(index)
+            _append(results, {"kind": "sample", "t": round(time.time() - t0, 1), "start": t0,
+                              "committed": committed, "rss": rss, "anon": anon,
+                              "bytes": size, "segments": segs,
+                              "load": os.getloadavg()[0]})  # fmt: skip
+        tick[0] += 1
 
-    th = threading.Thread(target=sample, daemon=True)
-    th.start()
-    out, err = proc.communicate()
-    end = time.time()
-    th.join()
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # The whole tree's CPU (the workers are reaped by the indexer, so they count): under
-    # contention the wall rate moves with other jobs, the CPU per element much less.
-    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    if proc.returncode != 0:
-        raise SystemExit(f"wikicheck index failed ({proc.returncode}):\n{err.decode()[-3000:]}")
+    run = run_measured(cmd, env=env, every=1.0, on_sample=sample)
+    end, out, cpu, peak = run.started + run.wall, run.out, run.cpu, (run.peak_rss, run.peak_anon)
+    if run.returncode != 0:
+        raise SystemExit(f"wikicheck index failed ({run.returncode}):\n{run.err.decode()[-3000:]}")
     summary = json.loads(out)
     size, segs, committed = _dir_stats(index)
     # The final checkpoint is written right after the last commit; what follows is the writer

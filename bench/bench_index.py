@@ -29,12 +29,10 @@ import gzip
 import json
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +40,9 @@ from pathlib import Path
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench._common import run_measured  # noqa: E402
+
 DATA = ROOT.parent / "shared" / "data" / "ott-qa"
 FULL_DUMP_PAGES = 5_400_000
 # Element count of the full FEVEROUS dump when no better figure is given with --full-elements:
@@ -138,34 +139,6 @@ def generate(path: Path, elements: int) -> tuple[int, int]:
 # -- measuring --------------------------------------------------------------------------------
 
 
-def _tree_rss(root: int) -> tuple[int, int]:
-    """Resident bytes (VmRSS, and RssAnon: not file-backed) of ``root`` and its descendants."""
-    children: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-                children.setdefault(ppid, []).append(int(d))
-            except (OSError, IndexError, ValueError):
-                continue
-    total = anon = 0
-    stack = [root]
-    while stack:
-        pid = stack.pop()
-        stack.extend(children.get(pid, []))
-        try:
-            with open(f"/proc/{pid}/status") as fh:
-                for line in fh:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                    elif line.startswith("RssAnon:"):
-                        anon += int(line.split()[1]) * 1024
-        except OSError:
-            continue
-    return total, anon
-
-
 def run_index(corpus: Path, index_dir: Path, workers: int | None, batch: int | None) -> dict:
     cmd = [sys.executable, "-m", "wikicheck.cli", "index", str(corpus),
            "--index-dir", str(index_dir), "--json"]  # fmt: skip
@@ -174,27 +147,10 @@ def run_index(corpus: Path, index_dir: Path, workers: int | None, batch: int | N
     if batch is not None:
         cmd += ["--commit-every", str(batch)]
     env = dict(os.environ, PYTHONPATH=str(ROOT), WIKICHECK_NO_PROGRESS="1")
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    peak = [0, 0]
-
-    def sample() -> None:
-        while proc.poll() is None:
-            rss, anon = _tree_rss(proc.pid)
-            peak[0], peak[1] = max(peak[0], rss), max(peak[1], anon)
-            time.sleep(0.2)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out, err = proc.communicate()
-    wall = time.perf_counter() - t0
-    sampler.join()
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # CPU of the whole tree (workers are reaped by the CLI, so they count too).
-    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    if proc.returncode != 0:
-        raise SystemExit(f"index failed ({proc.returncode}):\n{err.decode()[-3000:]}")
+    run = run_measured(cmd, env=env, cwd=ROOT, every=0.2)
+    if run.returncode != 0:
+        raise SystemExit(f"index failed ({run.returncode}):\n{run.err.decode()[-3000:]}")
+    out, wall, cpu, peak = run.out, run.wall, run.cpu, (run.peak_rss, run.peak_anon)
     summary = json.loads(out)
     size = sum(p.stat().st_size for p in index_dir.rglob("*") if p.is_file())
     return {

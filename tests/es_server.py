@@ -37,7 +37,7 @@ READY_TIMEOUT_S = 30.0
 
 @dataclass
 class EsServer:
-    """A running server: its URL, and the process when this session started it."""
+    """A running server: its URL, and the process when this test run started it."""
 
     url: str
     emulated: bool
@@ -45,7 +45,7 @@ class EsServer:
     log: Path | None = None
 
     def stop(self) -> None:
-        """Stop the process this session started (by its PID; SIGKILL if SIGTERM is ignored)."""
+        """Stop the process this test run started (by its PID; SIGKILL if SIGTERM is ignored)."""
         proc = self.process
         if proc is None or proc.poll() is not None:
             return

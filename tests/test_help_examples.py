@@ -4,7 +4,7 @@ Each example line runs in-process through click, as written, in a temporary work
 holding a tiny sample (the first claims of ``samples/`` and the pages they need) under the same
 names, plus the files that examples name as the user's own (``claims.jsonl``, ``dev.jsonl``,
 ``feverous_wikiv1.db``) made from that sample; ``/tmp/...`` paths are mapped into that directory.
-The tiny index (``wikicheck-index``) is built once per session and copied where an example expects
+The tiny index (``wikicheck-index``) is built once per test run and copied where an example expects
 it. Lines that need what a test machine does not have (a server, a GPU, a hub download, the real
 data sets in ``../shared/data``, hours of training) are listed in :data:`NEEDS` with the reason,
 and are skipped with it; an entry that no longer matches any example fails, so the list stays true.

@@ -1,7 +1,7 @@
 """The Store contract, checked the same way against every engine, both for real.
 
 The embedded (Tantivy) leg, and an Elasticsearch leg against a live server: ``noida-db`` (an
-Elasticsearch-API server started by the session fixture in ``conftest.py``), or the cluster at
+Elasticsearch-API server started by the suite-wide fixture in ``conftest.py``), or the cluster at
 ``WIKICHECK_ES_URL`` when that is set. Pages are hand-made FEVEROUS pages run through the real
 extractor, so what goes in is exactly what the indexer writes. After the shared contract come
 the writer lifecycle on both engines, then what only Elasticsearch has (versioned indices behind
@@ -555,7 +555,7 @@ def test_es_server_dying_mid_bulk_is_a_clear_error_and_resume_loses_nothing(
     from wikicheck.indexer.stores.elastic import ElasticStore
 
     if not es_server.emulated:
-        pytest.skip("kills the server: runs only on the noida-db this session starts")
+        pytest.skip("kills the server: runs only on the noida-db this test run starts")
     server = start_noida(tmp_path / "data")  # its own server: this one is killed
     try:
         pages = [page(i, n_sentences=2, table=i % 3 == 0) for i in range(400)]
