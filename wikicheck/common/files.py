@@ -96,7 +96,11 @@ def _lock_path(path: Path) -> Path:
 @contextlib.contextmanager
 def output_lock(path: str | os.PathLike, what: str = "output") -> Iterator[Any]:
     """Hold the lock of ``path`` (a file or a folder) for the block, or raise
-    :class:`OutputLockedError` at once when another run holds it."""
+    :class:`OutputLockedError` at once when another run holds it.
+
+    A folder output must exist before it is locked (every caller creates it first): the lock
+    of a folder lives inside it, that of a path that is not a folder beside it, so locking a
+    folder before and after its creation would take two different locks."""
     from filelock import FileLock, Timeout
 
     target = Path(path)
