@@ -8,6 +8,7 @@ Skipped, with the reason, when chromium or Playwright is missing (``.ci/run`` in
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import threading
@@ -215,7 +216,9 @@ def test_search_with_type_and_page_filters_shows_hits_in_context(page):
     page.locator("#type").select_option("cell")
     page.locator("#q").fill("Ang Lee")
     page.locator("#search-submit").click()
-    page.wait_for_function("document.querySelector('li.hit')?.dataset.id.includes('_cell_')")
+    # expect() retries in Playwright's own script: a polled wait_for_function string needs eval,
+    # which the page's Content-Security-Policy (script-src 'self') refuses
+    sync_api.expect(page.locator("li.hit").first).to_have_attribute("data-id", re.compile("_cell_"))
     first = page.locator("li.hit").first
     assert first.locator(".page-link").inner_text() == "Brokeback Mountain"
     assert first.locator(".row-headers").inner_text() == "Directed by"
@@ -289,7 +292,7 @@ def test_verdict_and_the_best_evidence_first_the_rest_behind_show_all(page, tmp_
     )
 
     page.locator("#nav-search").click()  # from anywhere: the header stays and links to it
-    page.wait_for_function("document.getElementById('q').getBoundingClientRect().top < innerHeight")
+    sync_api.expect(page.locator("#q")).to_be_in_viewport()
     assert page.locator("header.top").evaluate("n => getComputedStyle(n).position") == "sticky"
 
 
