@@ -453,6 +453,7 @@ def test_recipe_values_keep_their_parsed_form(tmp_path):
         {"k_pages": 3},
         8,
     )
-    assert recipe.holdout == {"field": "id", "fraction": 0.5, "salt": "wikicheck"}
+    assert recipe.holdout == {"field": "id", "fraction": 0.5, "salt": "wikicheck",
+                              "calibration": None, "calibration_salt": "calibration"}  # fmt: skip
     assert recipe.semtab == {"gold": "g"}
     assert recipe.metrics == ("feverous", "labels", "retrieval", "latency", "semtab")
