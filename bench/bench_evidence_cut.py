@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._common import header  # noqa: E402
 
 SHARES = (0.5, 0.75)
-COMMAND = "python bench/bench_evidence_cut.py " + " ".join(sys.argv[1:])
 
 
 def cut(evidence: list[dict], share: float) -> list[str]:
@@ -87,7 +86,6 @@ def main() -> None:
     from wikicheck.scoring.feverous import score_pairs
 
     print(header())
-    print(f"command: {COMMAND}")
     parts: list[tuple[str, dict]] = []
     for path in args.gold:
         gold = {}

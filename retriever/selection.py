@@ -66,25 +66,27 @@ class SelectionRule:
 
 
 def _words(text: str) -> list[str]:
+    """Casefolded NFKC words, without function words and single letters ("A.C.", "F.C.")."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    return [w for w in _WORD_RE.findall(text) if w not in _FUNCTION_WORDS]
+    return [w for w in _WORD_RE.findall(text) if len(w) > 1 and w not in _FUNCTION_WORDS]
 
 
-def _stem_match(word: str, claim_words: set[str]) -> bool:
-    """``word`` is a claim word or begins one ("game" / "games", "goose" / "goose's"); short
-    words must match whole."""
+def _word_match(word: str, claim_words: set[str]) -> bool:
+    """``word`` of a title is in the claim: whole, with a plural ending ("box" / "boxes"), or,
+    for words of five letters or more, by its stem ("spoonbills" / "spoonbill")."""
     if word in claim_words:
         return True
-    if len(word) < 5:
-        return False
-    stem = word[: max(4, len(word) - 2)]
-    return any(w.startswith(stem) for w in claim_words)
+    stem = word[: max(4, len(word) - 2)] if len(word) >= 5 else None
+    return any(
+        (w.startswith(word) and len(w) - len(word) <= 2) or (stem and w.startswith(stem))
+        for w in claim_words
+    )
 
 
 def named_in(title: str, claim_words: set[str]) -> bool:
     """True when every word of ``title`` (its bracketed disambiguation aside) is in the claim."""
     words = _words(_DISAMBIGUATION_RE.sub("", title))
-    return bool(words) and all(_stem_match(w, claim_words) for w in words)
+    return bool(words) and all(_word_match(w, claim_words) for w in words)
 
 
 def select_predicted(items: Sequence[Item], claim: str, rule: SelectionRule) -> list[str]:
