@@ -87,6 +87,9 @@ def test_a_page_is_named_when_every_word_of_its_title_is_in_the_claim():
     assert not named_in("Bird reserve", words)
     assert not named_in("The", words)  # a title of function words names nothing
     assert not named_in("Cat", {"catalonia"})  # short words must match whole
+    assert named_in("Safe deposit box", {"safe", "deposit", "boxes"})  # a plural ending
+    assert named_in("Mohun Bagan A.C.", {"mohun", "bagan"})  # single letters name nothing
+    assert not named_in("Mohun Bagan", {"mohun"})
 
 
 def _evidence(item: Item) -> Evidence:
