@@ -23,8 +23,8 @@ noise. The selection (``RetrieverConfig.evidence_selection = "relevance"``) keep
    already ranked tables and matched cells to the claim).
 
 Why these rules and numbers: measured with ``bench/bench_evidence_cut.py`` on the training side
-of the FEVEROUS-S recipe (``recipes/feverous-s.toml`` [holdout]; rules chosen on 600 claims,
-checked on the other 567), official evidence precision and full-evidence coverage against
+of the FEVEROUS-S recipe (``recipes/feverous-s.toml`` [holdout]; thresholds chosen on 600
+claims, checked on the other 567), official evidence precision and full-evidence coverage against
 everything retrieved, in the same run; ``docs/retrieval.md`` has the figures. Entry point:
 :func:`select_predicted`.
 """
