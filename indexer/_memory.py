@@ -3,7 +3,7 @@
 Why: Tantivy's indexing threads allocate their heap (``heap_mb``) through the C allocator and
 are replaced at every commit. glibc keeps a freed thread arena's pages for reuse, and a new
 thread often lands on another arena, so a long build held the freed heaps of earlier commits
-(the writer process grew with the number of commits, to 4 GiB of RSS over 100M elements).
+(the writer process grew with the number of commits, to 3.7 GiB of RSS over 100M elements).
 Trimming after each commit, and every few seconds while merges free their buffers, keeps the
 process at the heap plus what is live.
 """
