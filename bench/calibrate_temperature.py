@@ -8,12 +8,19 @@ negative log-likelihood of the gold label (Guo et al. 2017). Prints, per kind, t
 ECE (10 bins) at T = 1 and at the fitted T, and the config keys; ``--write CHECKPOINT`` stores
 them in that checkpoint's ``config.json``.
 
-Only training data: ``--recipe`` drops the claims its ``[holdout]`` reports (the held-out side),
-so a temperature is never fitted on figures reported as held out.
+Which claims: ``--recipe`` keeps only a part of its claims. ``--part training`` (the default):
+the training side of its ``[holdout]``, the claims the verifier learned from, where a model
+looks better calibrated than it is. ``--part calibration``: the held-out claims of the recipe's
+``[holdout] calibration`` share, which the verifier never saw; ``wikicheck evaluate`` then
+reports the calibration figures on the other held-out claims only, so a temperature is never
+fitted on the claims its ECE is reported on.
 
     wikicheck predict train_part.jsonl -o train_pred.jsonl --index-dir indexes/feverous-s
     python bench/calibrate_temperature.py train_pred.jsonl --gold train_part.jsonl \\
         --recipe recipes/feverous-s.toml
+    python bench/calibrate_temperature.py eval/feverous-s/predictions.jsonl \\
+        --gold ../shared/data/feverous/feverous_s_dev_tune.jsonl \\
+        --recipe recipes/feverous-s.toml --part calibration
 """
 
 from __future__ import annotations
@@ -54,7 +61,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("predictions")
     ap.add_argument("--gold", required=True, help="the claims file the predictions answer")
-    ap.add_argument("--recipe", help="drop the claims this recipe's [holdout] reports")
+    ap.add_argument("--recipe", help="the recipe whose [holdout] splits the claims")
+    ap.add_argument("--part", choices=("training", "calibration"), default="training",
+                    help="fit on the training side, or on the held-out calibration part")  # fmt: skip
     ap.add_argument("--min-rows", type=int, default=100)
     ap.add_argument("--write", help="checkpoint folder whose config.json gets the temperatures")
     args = ap.parse_args()
@@ -71,17 +80,24 @@ def main() -> None:
     holdout = None
     if args.recipe:
         from wikicheck.evaluation.recipe import load_recipe
-        from wikicheck.evaluation.run import _in_training_part
+        from wikicheck.evaluation.run import _in_training_part, in_calibration_part
 
         holdout = load_recipe(args.recipe).holdout
+        if args.part == "calibration" and not (holdout or {}).get("calibration"):
+            ap.error(f"{args.recipe} has no [holdout] calibration share")
     groups: dict[str, list[tuple[str, dict, str]]] = {}
     for line in open(args.predictions, encoding="utf-8"):
         row = json.loads(line)
         claim = gold.get(row.get("id"))
         if claim is None or not row.get("probabilities") or not row.get("predicted_label"):
             continue
-        if holdout and not _in_training_part(Claim(id=claim["id"], claim=claim["claim"]), holdout):
-            continue  # reported as held out: never fitted on
+        if holdout:
+            c = Claim(id=claim["id"], claim=claim["claim"])
+            training = _in_training_part(c, holdout)
+            if args.part == "training" and not training:
+                continue  # held out: never fitted on
+            if args.part == "calibration" and (training or not in_calibration_part(c, holdout)):
+                continue  # trained on, or the held-out claims the ECE is reported on
         kind = kind_of(row.get("predicted_evidence") or [])
         groups.setdefault(kind, []).append(
             (claim["label"], row["probabilities"], row["predicted_label"])

@@ -29,6 +29,7 @@ from wikicheck.common.settings import (
 )
 from wikicheck.ids import EVIDENCE_TYPES
 from wikicheck.retriever.encoder_models import DEFAULT_MODEL, MODELS
+from wikicheck.retriever.selection import SelectionRule
 
 __all__ = ["RetrieverConfig"]
 
@@ -51,6 +52,7 @@ Share = Annotated[
     float, check(lambda v: is_number(v) and 0 <= v <= 1, "must be a number from 0 to 1", float)
 ]
 EncoderModel = one_of("auto", *MODELS)
+Selection = one_of("relevance", "all")
 
 
 class RetrieverConfig(Section):
@@ -132,10 +134,33 @@ class RetrieverConfig(Section):
     # --- output ------------------------------------------------------------------------------
     max_sentences: Count = _f(5, "Sentences in the evidence (FEVEROUS scorer budget: 5).")
     max_cells: Count = _f(25, "Cells, header cells, captions and items (scorer budget: 25).")
+    evidence_selection: Selection = _f(
+        "relevance",
+        "Which retrieved items go to predicted_evidence (the official scorer's list; the "
+        "verifier reads them all): relevance (the leading kind of evidence, every sentence of "
+        "the best sentence's page, sentences of other pages close to the best; "
+        "wikicheck.retriever.selection) or all.",
+    )
+    evidence_kind_margin: Weight = _f(
+        0.3,
+        "relevance selection: sentences, or cells/captions/items, are left out of "
+        "predicted_evidence when their best item scores more than this below the other kind's "
+        "best.",
+    )
+    evidence_page_gap: Weight = _f(
+        0.4,
+        "relevance selection: a sentence of a page other than the best sentence's is kept when "
+        "it scores within this of the best sentence.",
+    )
+    evidence_named_page_gap: Weight = _f(
+        0.85,
+        "relevance selection: the same, for a page the claim names (every word of its title, "
+        "bracketed disambiguation aside, is in the claim).",
+    )
     evidence_share: Share = _f(
         0.0,
-        "predicted_evidence keeps the items scoring at least this share of the best one's "
-        "(0: all); the verifier still reads them all.",
+        "After the selection, predicted_evidence keeps the items scoring at least this share "
+        "of the best one's (0: all); the verifier still reads them all.",
     )
     max_tables: Count = _f(3, "Tables whose cells may be evidence.")
     table_further_cells: Count = _f(
@@ -153,3 +178,14 @@ class RetrieverConfig(Section):
     follow_links: Flag = _f(False, "One-hop: add pages linked from the top sentences.")
     link_pages: Count = _f(2, "Linked pages added by follow_links.")
     link_sentences: Count = _f(3, "Best global-pass elements whose links follow_links follows.")
+
+    def selection_rule(self) -> SelectionRule | None:
+        """The :class:`~wikicheck.retriever.selection.SelectionRule` of these settings (None:
+        ``evidence_selection = "all"``)."""
+        if self.evidence_selection == "all":
+            return None
+        return SelectionRule(
+            kind_margin=self.evidence_kind_margin,
+            page_gap=self.evidence_page_gap,
+            named_page_gap=self.evidence_named_page_gap,
+        )

@@ -28,6 +28,7 @@ from wikicheck.retriever.config import RetrieverConfig
 from wikicheck.retriever.dense_scores import dense_scores
 from wikicheck.retriever.elements import global_pass, restricted_pass
 from wikicheck.retriever.pages import PageCandidate, find_pages
+from wikicheck.retriever.selection import Item, SelectionRule, select_predicted
 from wikicheck.retriever.values import with_header_values
 
 __all__ = ["Retriever", "RetrievalResult"]
@@ -44,25 +45,38 @@ class RetrievalResult:
     timings: dict[str, float] = field(default_factory=dict)
     analysis: ClaimAnalysis | None = None
 
+    #: The rule choosing :attr:`predicted_evidence` among the evidence
+    #: (``RetrieverConfig.evidence_selection``); None: every item.
+    selection: SelectionRule | None = None
     #: ``RetrieverConfig.evidence_share``: the share of the best score an item needs to be in
-    #: :attr:`predicted_evidence`.
+    #: :attr:`predicted_evidence` (after the selection).
     share: float = 0.0
 
     @property
     def predicted_evidence(self) -> list[str]:
-        """The ids for the official scorer: the items within :attr:`share` of the best score.
+        """The ids for the official scorer: the items that bear on the claim, best first.
 
-        Why it may be cut: on sentence evidence the tail (a distractor table's cells, sentences
-        sharing one word) costs precision and buys no recall: on 600 FEVEROUS-S training-part
-        claims a share of 0.5 kept full-evidence coverage at 0.872 and raised official evidence
-        precision from 0.273 to 0.398 (``bench/bench_evidence_cut.py``). Gold table cells sit
-        lower in the ranking: on the shipped sample (sentence and table claims) the same share
-        cost 3 of 74 claims their full evidence, hence no cut by default (share 0).
+        The verifier reads all of :attr:`evidence`; the scorer gets the items
+        :mod:`wikicheck.retriever.selection` keeps (the leading kind of evidence, the best
+        sentence's page, other pages close to it), then, if :attr:`share` is set, those within
+        that share of the best score. Why: on the training side of FEVEROUS-S the whole list
+        had official evidence precision 0.28, mostly distractor cells and sentences of pages
+        the claim barely touches (``bench/bench_evidence_cut.py``).
         """
-        if not self.evidence or self.share <= 0:
-            return [e.id for e in self.evidence]
-        best = max(e.score for e in self.evidence)
-        return [e.id for e in self.evidence if e.score >= self.share * best]
+        items = self.evidence
+        if self.selection is not None:
+            kept = set(
+                select_predicted(
+                    [Item(e.id, e.element.type, e.element.page, e.score) for e in items],
+                    self.claim,
+                    self.selection,
+                )
+            )
+            items = [e for e in items if e.id in kept]
+        if not items or self.share <= 0:
+            return [e.id for e in items]
+        best = max(e.score for e in items)
+        return [e.id for e in items if e.score >= self.share * best]
 
     def to_prediction(self) -> dict[str, Any]:
         """Official fields (``id``, ``claim``, ``predicted_evidence``) plus ``evidence``/``scores``.
@@ -184,6 +198,7 @@ class Retriever:
                 id=cid,
                 analysis=analysis,
                 timings={"analysis": t_an},
+                selection=self.config.selection_rule(),
                 share=self.config.evidence_share,
             )  # fmt: skip
             for text, cid, analysis in zip(claims, ids, analyses)

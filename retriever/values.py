@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from wikicheck.ids import CELL_LIKE_TYPES
-from wikicheck.model import Element, Evidence
+from wikicheck.model import Element, Evidence, headed_cells
 from wikicheck.retriever.cells import numbers_of
 from wikicheck.retriever.claim import ClaimAnalysis
 
@@ -60,12 +60,8 @@ def with_header_values(
             pages[head.page] = store.page_elements(head.page)
         values = [
             el
-            for el in pages[head.page]
-            if el.type == "cell"
-            and el.table == head.table
-            and head.id in (*el.row_headers, *el.col_headers)
-            and el.text.strip()
-            and el.id not in present
+            for el in headed_cells(head, pages[head.page])
+            if el.text.strip() and el.id not in present
         ]
 
         def fit(el: Element) -> tuple[int, int, int]:

@@ -377,6 +377,49 @@ def test_holdout_fraction_must_be_between_0_and_1(tmp_path):
     assert str(err.value) == f"{path}: holdout.fraction: must be a number between 0 and 1, got 1.5"
 
 
+def test_calibration_part_is_a_hashed_share_of_the_held_out_claims(tmp_path):
+    """[holdout] calibration picks held-out claims by its own salt; without it, none."""
+    from wikicheck.evaluation.run import in_calibration_part
+    from wikicheck.verifier.training import sources as data
+
+    holdout = {"field": "id", "fraction": 0.6, "salt": "wikicheck"}
+    claims = [Claim(i, "c", S, [], None, {}) for i in range(400)]
+    assert not any(in_calibration_part(c, holdout) for c in claims)
+    holdout |= {"calibration": 0.5, "calibration_salt": "calibration"}
+    part = [c for c in claims if in_calibration_part(c, holdout)]
+    assert [c.id for c in part] == [
+        i for i in range(400) if data.in_split(str(i), 0.5, "calibration")
+    ]
+    assert 150 < len(part) < 250
+    path = _write(tmp_path, 'claims = "c"\n[corpus]\npages = "p"\n[holdout]\nfraction = 0.6\n'
+                            "calibration = 0\n")  # fmt: skip
+    with pytest.raises(ConfigError, match="holdout.calibration: must be a number between 0 and 1"):
+        load_recipe(path)
+
+
+def test_calibration_figures_leave_the_calibration_part_out(tmp_path):
+    """With [holdout] calibration the ECE is measured on the other held-out claims only."""
+    from wikicheck.evaluation.run import _score, in_calibration_part
+
+    path = _write(tmp_path, 'claims = "c"\n[corpus]\npages = "p"\n[holdout]\nfraction = 0.6\n'
+                            "calibration = 0.5\n")  # fmt: skip
+    recipe = load_recipe(path)
+    pairs = []
+    for i in range(60):
+        claim = Claim(i, "c", S, [], None, {})
+        inside = in_calibration_part(claim, recipe.holdout)
+        # wrong and sure inside the calibration part, right and sure outside it
+        label = R if inside else S
+        probs = {S: 0.0, R: 1.0, N: 0.0} if inside else {S: 1.0, R: 0.0, N: 0.0}
+        pairs.append((claim, Prediction(i, "c", label, [], {"probabilities": probs})))
+    result = _score(recipe, pairs)
+    outside = sum(not in_calibration_part(c, recipe.holdout) for c, _ in pairs)
+    assert 0 < outside < 60
+    assert result["expected_calibration_error"] == 0.0
+    assert result["calibration"]["n"] == outside
+    assert f"on the {outside} claims outside the calibration part" in result["notes"][-1]
+
+
 def test_yaml_section_with_nothing_under_it_means_no_settings(tmp_path):
     path = _write(
         tmp_path, "claims: c.jsonl\ncorpus:\n  pages: p.jsonl\nstore:\nverifier:\n", "e.yaml"
@@ -410,6 +453,7 @@ def test_recipe_values_keep_their_parsed_form(tmp_path):
         {"k_pages": 3},
         8,
     )
-    assert recipe.holdout == {"field": "id", "fraction": 0.5, "salt": "wikicheck"}
+    assert recipe.holdout == {"field": "id", "fraction": 0.5, "salt": "wikicheck",
+                              "calibration": None, "calibration_salt": "calibration"}  # fmt: skip
     assert recipe.semtab == {"gold": "g"}
     assert recipe.metrics == ("feverous", "labels", "retrieval", "latency", "semtab")

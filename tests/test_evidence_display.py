@@ -128,3 +128,20 @@ def test_on_the_sample_values_come_with_headers_and_a_one_fact_claim_shows_few_i
         assert all(e["type"] != "header_cell" for e in seen)
     seen = [e["text"] for e in shown(length["evidence"], lambda e: e["score"], lambda e: e["type"])]
     assert "291.5 kilometres (181.1 mi)" in seen and "1:33.291" not in seen
+
+
+def test_one_rule_says_which_cells_a_header_heads():
+    """Display and the sufficiency check read the same cells for a header: the cells that
+    record it as their row or column header, of its own table only."""
+    from wikicheck.model import headed_cells
+    from wikicheck.verifier.sufficiency import store_expander
+
+    other_table = _cell(9, 1, "7 m", row_headers=[HEAD.id], row_header_texts=["elevation"])
+    other_table.table = 1
+    cells = [HEAD, VALUE, CAPACITY, *COLUMN, other_table]
+    assert headed_cells(HEAD, cells) == [VALUE]
+    assert headed_cells(CAPACITY, cells) == COLUMN
+    assert headed_cells(VALUE, cells) == []
+    expand = store_expander(_Store())
+    assert expand(HEAD) == [VALUE]
+    assert expand(CAPACITY) == COLUMN

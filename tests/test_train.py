@@ -182,3 +182,20 @@ def test_export_checkpoint_writes_the_midway_model_without_inherited_margins(tmp
     assert not hasattr(out_conf, "wikicheck_executor_margin")
     with pytest.raises(ConfigError, match="no checkpoint to export"):
         export_checkpoint(tmp_path / "nothing", tmp_path / "x")
+
+
+def test_window_pairs_read_as_written_and_refuse_another_window(tmp_path, monkeypatch):
+    """bench/retrieved_pairs.py's files are training sources as they are, for a 256 window."""
+    from wikicheck.verifier.training import mix as mixes
+    from wikicheck.verifier.training import sources
+
+    monkeypatch.setattr(sources, "CONVERTED_DIR", tmp_path)
+    build = mixes.SOURCES["feverous_s_absent_pairs"]
+    with pytest.raises(ConfigError, match="feverous_s_absent_pairs.jsonl does not exist"):
+        build(tmp_path, None, 256)
+    rows = [sources.Example("c1", "Aare . Aare is a river .", "NOT ENOUGH INFO", "absent"),
+            sources.Example("c2", "Bern . Bern is a city .", "NOT ENOUGH INFO", "absent")]  # fmt: skip
+    sources.write_jsonl(tmp_path / "feverous_s_absent_pairs.jsonl", rows)
+    assert build(tmp_path, None, 256) == rows
+    with pytest.raises(ConfigError, match="256-token window, not 128"):
+        build(tmp_path, None, 128)

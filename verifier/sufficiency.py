@@ -33,7 +33,7 @@ from typing import Any
 
 from wikicheck.common.quantities import Quantity, quantities, same_value
 from wikicheck.common.text import STOPWORDS, distinct
-from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence
+from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
 
 __all__ = [
     "Sufficiency",
@@ -487,7 +487,8 @@ def _is_name_part(claim: str, q: Quantity) -> bool:
 
 
 def store_expander(store: Any) -> Callable[[Element], list[Element]]:
-    """For a header cell: the data cells of its row (infobox) or column (table), from ``store``."""
+    """For a header cell: the data cells it heads (:func:`wikicheck.model.headed_cells`), at
+    most 20, from ``store``."""
     cache: dict[str, list[Element]] = {}
 
     def expand(el: Element) -> list[Element]:
@@ -498,9 +499,7 @@ def store_expander(store: Any) -> Callable[[Element], list[Element]]:
                 cache[el.page] = store.page_elements(el.page)
             except Exception:  # noqa: BLE001 - a store that cannot say: no expansion
                 cache[el.page] = []
-        same_table = [e for e in cache[el.page] if e.table == el.table and e.type == "cell"]
-        row = [e for e in same_table if e.row == el.row]
-        return row if row else [e for e in same_table if e.col == el.col][:20]
+        return headed_cells(el, cache[el.page])[:20]
 
     return expand
 

@@ -7,10 +7,11 @@ per-stage scores; the verifier reads ``Evidence``. Nothing downstream sees engin
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-__all__ = ["Element", "Evidence", "LABELS", "SUPPORTS", "REFUTES", "NEI"]
+__all__ = ["Element", "Evidence", "LABELS", "SUPPORTS", "REFUTES", "NEI", "headed_cells"]
 
 SUPPORTS = "SUPPORTS"
 REFUTES = "REFUTES"
@@ -87,3 +88,17 @@ class Evidence:
         d["score"] = self.score
         d["scores"] = dict(self.scores)
         return d
+
+
+def headed_cells(header: Element, elements: Iterable[Element]) -> list[Element]:
+    """The data cells among ``elements`` that ``header`` heads, in their order: its row's for a
+    row header (as in infoboxes), its column's for a column header, by the header ids each cell
+    records (``row_headers`` / ``col_headers``). A header cell says what a value is, not the
+    value: whoever shows or reads one brings these with it."""
+    return [
+        el
+        for el in elements
+        if el.type == "cell"
+        and el.table == header.table
+        and header.id in (*el.row_headers, *el.col_headers)
+    ]

@@ -134,6 +134,12 @@ SOURCES: dict[str, Builder] = {
     "tabfact_train": _tabfact("train", 0.05),
     "feverous_s_retrieved": sources.feverous_s_retrieved,
     "synthetic_tables": synthetic_tables,
+    "feverous_s_retrieved_pairs": lambda d, t, m: sources.window_pairs(
+        "feverous_s_retrieved_pairs", d, t, m
+    ),
+    "feverous_s_absent_pairs": lambda d, t, m: sources.window_pairs(
+        "feverous_s_absent_pairs", d, t, m
+    ),
 }
 
 

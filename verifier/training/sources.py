@@ -23,6 +23,7 @@ from typing import Any
 
 from wikicheck.common.files import atomic_output
 from wikicheck.common.text import content_words
+from wikicheck.errors import ConfigError
 from wikicheck.indexer.extract import extract_page
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element
 from wikicheck.verifier.linearize import linearize
@@ -45,6 +46,7 @@ __all__ = [
     "fm2",
     "feverous_s",
     "feverous_s_retrieved",
+    "window_pairs",
 ]
 
 #: The shared data folder beside the checkout (``../shared/data``), or ``$WIKICHECK_DATA``.
@@ -306,6 +308,23 @@ def feverous_s_retrieved(data_dir: Path, tok: Any, max_length: int) -> list[Exam
         elif not any(g & ids for g in sets):
             out.append(pair(r["claim"], els, NEI, "feverous_s_retrieved_nei", tok, max_length))
     return out
+
+
+def window_pairs(name: str, data_dir: Path, tok: Any, max_length: int) -> list[Example]:
+    """Pairs already in the verifier's window, read from ``CONVERTED_DIR/<name>.jsonl``.
+
+    ``bench/retrieved_pairs.py`` writes them: FEVEROUS-S training claims with the evidence the
+    retriever returns, linearized by ``Verifier.linearize`` exactly as ``wikicheck predict``
+    feeds the verifier (``feverous_s_retrieved_pairs``: the full index, gold label or NOT ENOUGH
+    INFO by what the window holds; ``feverous_s_absent_pairs``: an index without the claims'
+    evidence pages, all NOT ENOUGH INFO). A window other than 256 tokens is refused.
+    """
+    if max_length != 256:
+        raise ConfigError(f"{name}: pairs were linearized for a 256-token window, not {max_length}")
+    path = CONVERTED_DIR / f"{name}.jsonl"
+    if not path.exists():
+        raise ConfigError(f"{path} does not exist: make it with bench/retrieved_pairs.py")
+    return read_jsonl(path)
 
 
 def write_jsonl(path: Path, examples: list[Example]) -> None:

@@ -168,11 +168,24 @@ def _trim(evidence: list[Evidence], depth: Any) -> list[Evidence]:
     return out
 
 
-def _retrieve(services: Services, claims: Sequence[str], depth: Any) -> list[list[Evidence]]:
+def _retrieve(
+    services: Services, claims: Sequence[str], depth: Any
+) -> list[tuple[list[Evidence], list[str]]]:
+    """Each claim's evidence (trimmed to ``depth``) and its ``predicted_evidence``: the ids the
+    retriever's evidence selection keeps, as ``predict`` and ``retrieve`` write them."""
     retriever = services.retriever_for(depth)
     batch = getattr(retriever, "retrieve_batch", None)
     results = batch(list(claims)) if batch is not None else [retriever.retrieve(c) for c in claims]
-    return [_trim(_evidence_list(r), depth) for r in results]
+    out = []
+    for r in results:
+        evs = _trim(_evidence_list(r), depth)
+        selected = getattr(r, "predicted_evidence", None)  # a plain list of evidence has none
+        if selected is None:
+            out.append((evs, [ev.id for ev in evs]))
+        else:
+            kept = {ev.id for ev in evs}
+            out.append((evs, [i for i in selected if i in kept]))
+    return out
 
 
 def retrieve_many(services: Services, claims: Sequence[str], depth: Any) -> list[RetrieveResponse]:
@@ -180,10 +193,10 @@ def retrieve_many(services: Services, claims: Sequence[str], depth: Any) -> list
     return [
         RetrieveResponse(
             claim=claim,
-            predicted_evidence=[ev.id for ev in evs],
+            predicted_evidence=predicted,
             evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
         )
-        for claim, evs in zip(claims, _retrieve(services, claims, depth))
+        for claim, (evs, predicted) in zip(claims, _retrieve(services, claims, depth))
     ]
 
 
@@ -200,11 +213,12 @@ def verify_many(
         from fastapi import HTTPException
 
         raise HTTPException(501, "this server was started without a verifier (--no-verifier)")
-    evidence = _retrieve(services, claims, depth)
+    retrieved = _retrieve(services, claims, depth)
+    evidence = [evs for evs, _ in retrieved]
     predictions = services.verifier.predict(list(zip(claims, evidence)), labels=labels)
     margin = executor_margin_for(services.verifier, oracle=False)  # /verify retrieves
     out = []
-    for claim, evs, pred in zip(claims, evidence, predictions):
+    for claim, (evs, predicted), pred in zip(claims, retrieved, predictions):
         row: dict[str, Any] = {
             "predicted_label": pred.label,
             "probabilities": {k: float(v) for k, v in pred.probabilities.items()},
@@ -216,7 +230,7 @@ def verify_many(
         out.append(
             VerifyResponse(
                 claim=claim,
-                predicted_evidence=[ev.id for ev in evs],
+                predicted_evidence=predicted,
                 evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
                 shown_evidence=[
                     ev.id for ev in shown(evs, lambda ev: ev.score, lambda ev: ev.element.type)

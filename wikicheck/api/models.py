@@ -242,7 +242,10 @@ class EvidenceOut(ElementOut):
 
 class RetrieveResponse(BaseModel):
     claim: str
-    predicted_evidence: list[str] = Field(description="Evidence ids in confidence order.")
+    predicted_evidence: list[str] = Field(
+        description="The evidence ids that bear on the claim, best first (for the official "
+        "scorer; the retriever's evidence_selection, as `wikicheck retrieve` writes them)."
+    )
     evidence: list[EvidenceOut]
 
 
@@ -255,7 +258,8 @@ class VerifyResponse(BaseModel):
     predicted_label: str = Field(description=" / ".join(LABELS))
     probabilities: dict[str, float]
     predicted_evidence: list[str] = Field(
-        description="Every evidence id retrieved, in confidence order (for the official scorer)."
+        description="The evidence ids that bear on the claim, best first (for the official "
+        "scorer; the retriever's evidence_selection, as `wikicheck predict` writes them)."
     )
     evidence: list[EvidenceOut] = Field(description="Every evidence item, best first.")
     shown_evidence: list[str] = Field(

@@ -110,6 +110,15 @@ class Holdout(Section):
         check(lambda v: is_number(v) and 0 < v < 1, "must be a number between 0 and 1", float),
     ] = Field(description="the share of the claims the training part took, e.g. 0.6")
     salt: Text = "wikicheck"
+    #: The share of the *held-out* claims that fits the temperatures of the probabilities shown
+    #: (``bench/calibrate_temperature.py --part calibration``): every figure of a run covers all
+    #: held-out claims (a temperature moves no verdict), except the calibration figures (ECE,
+    #: reliability, risk-coverage), which cover only the claims outside this part.
+    calibration: Annotated[
+        float | None,
+        check(lambda v: is_number(v) and 0 < v < 1, "must be a number between 0 and 1", float),
+    ] = None
+    calibration_salt: Text = "calibration"
 
 
 class Store(Section):

@@ -33,6 +33,7 @@ from wikicheck.indexer.stores.base import tokens
 from wikicheck.retriever.config import RetrieverConfig
 from wikicheck.retriever.pipeline import Retriever
 from wikicheck.scoring import semtab
+from wikicheck.scoring.calibration import add_calibration
 from wikicheck.scoring.feverous import score_pairs
 from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
 from wikicheck.skips import SkipLog
@@ -44,6 +45,7 @@ from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = [
     "run_recipe",
+    "in_calibration_part",
     "ensure_index",
     "predict_claims",
     "load_verifier",
@@ -296,6 +298,17 @@ def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     return h / 0xFFFFFFFF < holdout["fraction"]
 
 
+def in_calibration_part(claim: Claim, holdout: dict[str, Any]) -> bool:
+    """True for held-out claims in the recipe's calibration part (``[holdout] calibration``):
+    the temperatures of the probabilities shown were fitted on them, so the calibration figures
+    of a run leave them out."""
+    share = holdout.get("calibration")
+    if not share:
+        return False
+    part = {"field": holdout["field"], "fraction": share, "salt": holdout["calibration_salt"]}
+    return _in_training_part(claim, part)
+
+
 def _read_claims(recipe: Recipe) -> tuple[list[Claim], SkipLog]:
     if not Path(recipe.claims).exists():
         raise InputError(f"claims file does not exist (recipe {recipe.path}, key claims"
@@ -320,8 +333,8 @@ def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, A
 
     gold = [c for c, _ in pairs]
     if needs_label_only(gold):
-        return score_labels_only(pairs)
-    result = score_pairs(pairs)
+        return _calibration_outside_its_part(recipe, pairs, score_labels_only(pairs))
+    result = _calibration_outside_its_part(recipe, pairs, score_pairs(pairs))
     if recipe.gold_evidence is True:
         result["notes"].append("oracle run: the first gold evidence set is the prediction; "
                                "evidence metrics show only what the official 5 sentence / 25 "
@@ -332,6 +345,23 @@ def _score(recipe: Recipe, pairs: list[tuple[Claim, Prediction]]) -> dict[str, A
             "is the cells sharing a content word with the claim, so against a whole-table gold "
             "set the FEVEROUS score and evidence recall mean little: read the label figures"
         )
+    return result
+
+
+def _calibration_outside_its_part(
+    recipe: Recipe, pairs: list[tuple[Claim, Prediction]], result: dict[str, Any]
+) -> dict[str, Any]:
+    """The calibration figures again on the claims outside ``[holdout] calibration`` (the
+    temperatures were fitted on that part), said in the notes; ``result`` as is without it."""
+    if not (recipe.holdout and recipe.holdout.get("calibration")):
+        return result
+    rest = [(c, p) for c, p in pairs if not in_calibration_part(c, recipe.holdout)]
+    add_calibration(result, rest)
+    result.setdefault("notes", []).append(
+        f"calibration figures (ECE, reliability, risk-coverage) on the {len(rest)} claims "
+        f"outside the calibration part ([holdout] calibration) the temperatures were fitted "
+        f"on; every other figure on all {len(pairs)}"
+    )
     return result
 
 
