@@ -37,3 +37,25 @@ def test_freed_thread_heap_is_returned_to_the_system() -> None:
     held = _rss_anon_kib()
     assert _memory.release_free_memory() is True
     assert held - _rss_anon_kib() > 100 * 1024  # most of the ~190 MiB freed came back
+
+
+def test_the_tantivy_writer_trims_after_each_commit_and_between(tmp_path, monkeypatch) -> None:
+    """The writer's indexing threads are replaced at each commit: their freed heaps must go back
+    then, and every few seconds while merges free theirs (a long build otherwise grows)."""
+    from wikicheck.indexer.extract import extract_page
+    from wikicheck.indexer.stores import tantivy as tantivy_store
+
+    calls = []
+    monkeypatch.setattr(tantivy_store, "release_free_memory", lambda: calls.append(1) or True)
+    page = {"title": "Aare", "order": ["sentence_0"], "sentence_0": "The Aare is a river."}
+    store = tantivy_store.TantivyStore(tmp_path / "i", create=True)
+    w = store.writer()
+    w.add_page("Aare", extract_page(page))
+    assert calls == []  # not on every page
+    w.commit({"records": 1})
+    assert len(calls) == 1
+    monkeypatch.setattr(tantivy_store, "_TRIM_SECONDS", 0.0)
+    w.add_page("Aare", extract_page(page))  # due again: merges may have freed memory since
+    assert len(calls) == 2
+    w.close()
+    assert [e.id for e in store.page_elements("Aare")] == ["Aare_sentence_0"]
