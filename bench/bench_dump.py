@@ -263,6 +263,11 @@ def report(args) -> None:
               f"{d.get('cpu_us_per_element', float('nan')):.1f} | "
               f"{d['peak_rss'] / 2**30:.2f} GiB | {d['bytes_per_element']:.0f} | "
               f"{d['segments']} | {d['merge_tail_s']:.0f} s | {qtxt} |")  # fmt: skip
+    for d, qs, _ in rows:  # every query configuration, not only the table's
+        for q in qs.values():
+            print(f"{d['elements'] / 1e6:.2f}M {q['config']}: {q['claims_per_s']:.1f} claims/s, "
+                  f"p50 {q['p50_ms']:.0f} / p95 {q['p95_ms']:.0f} ms, full-ev {q['full_ev']:.3f}, "
+                  f"page_r@5 {q['page_r@5']:.3f}, load {q['load']:.1f}")  # fmt: skip
     for d, _, _ in rows:
         cands = [p for p in tagdir.glob("index-*") if abs(int(p.name[6:]) - d["elements"]) < 1000]
         if cands:

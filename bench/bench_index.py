@@ -16,8 +16,8 @@ sentences; the material is reused with rewritten titles (``Title (2)``) once exh
 
 ``--vs-tantivy`` measures the anchor the goal is stated in, in the same run: raw Tantivy
 ingestion from Python of **the same documents** (the store's own schemas, fields and options;
-every page encoded in memory beforehand, so only ``Document`` construction, ``add_document`` and
-one final commit are timed), with ``--writer-threads`` writer threads.
+every page encoded in memory beforehand, so only handing the documents to Tantivy and one final
+commit are timed), with ``--writer-threads`` writer threads.
 Rounds alternate raw / ``wikicheck index`` so a load change hits both; it prints each side's
 median elements/s and the ratio.
 """
@@ -178,10 +178,10 @@ def raw_documents(corpus: Path) -> list[tuple]:
 def raw_tantivy(pages: list[tuple], index_dir: Path, threads: int, heap_mb: int = 512) -> float:
     """Seconds for Tantivy to ingest ``pages`` with nothing of the pipeline around it.
 
-    The documents are built by the store's own writer (``add_encoded``: the same schema,
-    fields and options; one ``Document`` per element and page) from pages encoded in memory
-    beforehand, then committed once: what is left is Tantivy's own work plus the unavoidable
-    Python ``Document`` construction, no reading, JSON parsing, extraction or worker hand-off.
+    The documents go in through the store's own writer (``add_encoded``: the same schema,
+    fields and options; one JSON document per element, one ``Document`` per page) from pages
+    encoded in memory beforehand, then committed once: what is left is Tantivy's own work plus
+    the one call per document from Python, no reading, extraction or worker hand-off.
     """
     from wikicheck.indexer.stores.tantivy import TantivyStore
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 
@@ -11,7 +12,13 @@ from wikicheck.errors import ConfigError, StoreError
 from wikicheck.indexer.extract import extract_page
 from wikicheck.indexer.stores import open_store
 from wikicheck.indexer.stores.base import Exact, Text
-from wikicheck.indexer.stores.tantivy import MANIFEST, SCHEMA_VERSION, TantivyStore, encode_page
+from wikicheck.indexer.stores.tantivy import (
+    MANIFEST,
+    SCHEMA_VERSION,
+    TantivyStore,
+    _decode_blob,
+    encode_page,
+)
 
 PAGE = {
     "title": "Analysis",
@@ -198,8 +205,12 @@ def test_encoded_pages_are_plain_picklable_data_and_keep_empty_fields_out() -> N
     els = extract_page(PAGE)
     title, lead, body, info, rows = pickle.loads(pickle.dumps(encode_page("Analysis", els)))
     assert title == "Analysis" and lead == body.replace("\n", " ")
-    assert len(rows) == 2 and rows[0][0] == "Analysis_sentence_0"
-    assert b'"links"' not in rows[0][6] and b'"table"' not in rows[0][6]
+    docs = [json.loads(r) for r in rows]  # one Tantivy JSON document per element
+    assert len(docs) == 2 and docs[0]["id"] == "Analysis_sentence_0"
+    assert docs[0]["title"] == "Analysis" and "sections" not in docs[0] and "headers" not in docs[0]
+    blob = base64.b64decode(docs[0]["doc"])
+    assert b'"links"' not in blob and b'"table"' not in blob
+    assert _decode_blob(blob) == els[0]
     assert json.loads(info) == {
         "title": "Analysis", "n_elements": 2, "lead": lead, "by_type": {"sentence": 2}
     }  # fmt: skip
