@@ -65,8 +65,11 @@ def main() -> None:
     ap.add_argument("--part", choices=("training", "calibration"), default="training",
                     help="fit on the training side, or on the held-out calibration part")  # fmt: skip
     ap.add_argument("--min-rows", type=int, default=100)
-    ap.add_argument("--write", help="checkpoint folder whose config.json gets the temperatures")
+    ap.add_argument("--write", help="the checkpoint that made the predictions: its config.json "
+                    "gets the temperatures, composed with any it already has")  # fmt: skip
     args = ap.parse_args()
+    if args.part == "calibration" and not args.recipe:
+        ap.error("--part calibration needs --recipe (its [holdout] names the calibration part)")
 
     from wikicheck.annotations import Claim
     from wikicheck.scoring.calibration import expected_calibration_error
@@ -86,45 +89,60 @@ def main() -> None:
         if args.part == "calibration" and not (holdout or {}).get("calibration"):
             ap.error(f"{args.recipe} has no [holdout] calibration share")
     groups: dict[str, list[tuple[str, dict, str]]] = {}
+    reported: dict[str, list[tuple[str, dict, str]]] = {}  # --part calibration: the other half
     for line in open(args.predictions, encoding="utf-8"):
         row = json.loads(line)
         claim = gold.get(row.get("id"))
         if claim is None or not row.get("probabilities") or not row.get("predicted_label"):
             continue
+        into = groups
         if holdout:
             c = Claim(id=claim["id"], claim=claim["claim"])
             training = _in_training_part(c, holdout)
             if args.part == "training" and not training:
                 continue  # held out: never fitted on
-            if args.part == "calibration" and (training or not in_calibration_part(c, holdout)):
-                continue  # trained on, or the held-out claims the ECE is reported on
+            if args.part == "calibration" and training:
+                continue  # trained on
+            if args.part == "calibration" and not in_calibration_part(c, holdout):
+                into = reported  # the held-out claims the ECE is reported on: never fitted on
         kind = kind_of(row.get("predicted_evidence") or [])
-        groups.setdefault(kind, []).append(
+        into.setdefault(kind, []).append(
             (claim["label"], row["probabilities"], row["predicted_label"])
         )
     keys = {"general": "wikicheck_temperature", "sentence": "wikicheck_sentence_temperature",
             "table": "wikicheck_table_temperature"}  # fmt: skip
     fitted = {}
+
+    def ece(rows: list[tuple[str, dict, str]], t: float) -> float:
+        conf = [with_temperature(p, t)[lab] for _, p, lab in rows]
+        return expected_calibration_error(conf, [g == lab for g, _, lab in rows])
+
     for kind, rows in sorted(groups.items()):
         pairs = [(g, p) for g, p, _ in rows]
         acc = sum(g == lab for g, _, lab in rows) / len(rows)
-
-        def ece(t: float, rows=rows) -> float:
-            conf = [with_temperature(p, t)[lab] for _, p, lab in rows]
-            return expected_calibration_error(conf, [g == lab for g, _, lab in rows])
-
         if len(rows) < args.min_rows:
             print(f"{kind}: {len(rows)} rows (< --min-rows {args.min_rows}): not fitted")
             continue
         best = min(GRID, key=lambda t: nll(pairs, t))
         fitted[keys[kind]] = best
-        print(f"{kind}: {len(rows)} rows, accuracy {acc:.3f}, ECE at T=1 {ece(1.0):.3f}, "
+        print(f"{kind}: {len(rows)} rows, accuracy {acc:.3f}, ECE at T=1 {ece(rows, 1.0):.3f}, "
               f"fitted T {best:.2f} (NLL {nll(pairs, 1.0):.4f} -> {nll(pairs, best):.4f}), "
-              f"ECE {ece(best):.3f}")  # fmt: skip
-    print("config keys:", json.dumps(fitted))
+              f"ECE {ece(rows, best):.3f}")  # fmt: skip
+        if reported.get(kind):
+            other = reported[kind]
+            print(f"  reported part (never fitted on): {len(other)} rows, ECE at T=1 "
+                  f"{ece(other, 1.0):.3f}, at the fitted T {ece(other, best):.3f}")  # fmt: skip
+    print("fitted on these predictions:", json.dumps(fitted))
     if args.write and fitted:
         path = Path(args.write) / "config.json"
-        config = json.loads(path.read_text(encoding="utf-8")) | fitted
+        config = json.loads(path.read_text(encoding="utf-8"))
+        # The predictions already carry the checkpoint's temperatures (p ** (1/T1)); scaling
+        # them by T2 equals one temperature T1 * T2, so that is what the checkpoint gets.
+        general = config.get("wikicheck_temperature", 1.0)
+        for key, t in fitted.items():
+            before = config.get(key, general)
+            config[key] = round(before * t, 2)
+            print(f"{key}: {before} x {t} -> {config[key]}")
         path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {path}")
 
