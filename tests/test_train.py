@@ -199,3 +199,13 @@ def test_window_pairs_read_as_written_and_refuse_another_window(tmp_path, monkey
     assert build(tmp_path, None, 256) == rows
     with pytest.raises(ConfigError, match="256-token window, not 128"):
         build(tmp_path, None, 128)
+    (tmp_path / "feverous_s_absent_pairs.jsonl").write_text(
+        '{"claim": "c", "evidence": "e", "label": "NOT ENOUGH INFO", "source": "s"}\n{"claim": \n'
+    )
+    with pytest.raises(ConfigError, match=r"feverous_s_absent_pairs.jsonl:2: not a training pair"):
+        build(tmp_path, None, 256)
+    (tmp_path / "feverous_s_absent_pairs.jsonl").write_text(
+        '{"claim": "c", "evidence": "e", "label": "MAYBE", "source": "s"}\n'
+    )
+    with pytest.raises(ConfigError, match=r"jsonl:1: unknown label 'MAYBE'"):
+        build(tmp_path, None, 256)

@@ -334,4 +334,22 @@ def write_jsonl(path: Path, examples: list[Example]) -> None:
 
 
 def read_jsonl(path: Path) -> list[Example]:
-    return [Example(**r) for r in jsonl(path)]
+    """Training pairs written by :func:`write_jsonl` (a training cache, ``bench/retrieved_pairs.py``);
+    a line that is not one names the file and line instead of failing deep in training."""
+    out = []
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                example = Example(**row)
+            except (ValueError, TypeError) as exc:
+                raise ConfigError(
+                    f"{path}:{n}: not a training pair (claim, evidence, label, source): {exc}"
+                ) from exc
+            if example.label not in LABELS:
+                raise ConfigError(f"{path}:{n}: unknown label {example.label!r}")
+            out.append(example)
+    return out
