@@ -91,8 +91,7 @@ def run(args: argparse.Namespace) -> None:
         return torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=-1)
 
     def timed(fn) -> float:
-        if torch.cuda.is_available():
-            torch.cuda.synchronize()
+        torch.cuda.synchronize()
         start = time.perf_counter()
         fn()
         torch.cuda.synchronize()
