@@ -30,12 +30,9 @@ RUN pip install "torch==${TORCH_VERSION}" --index-url "${TORCH_INDEX}"
 
 WORKDIR /app
 # The repository layout is kept (editable install): es_mappings/, kibana/ and the shipped
-# verifier in verifier/models/ are read from next to the code.
+# verifier in wikicheck/verifier/models/ are read from next to the code.
 COPY pyproject.toml README.md ./
 COPY wikicheck ./wikicheck
-COPY indexer ./indexer
-COPY retriever ./retriever
-COPY verifier ./verifier
 COPY es_mappings ./es_mappings
 COPY kibana ./kibana
 COPY samples ./samples

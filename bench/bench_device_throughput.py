@@ -28,8 +28,8 @@ import sys
 import time
 from pathlib import Path
 
-VERIFIER = "verifier/models/wikicheck-minilm-verifier"
-ENCODER_LAYERS = "retriever/models/minilm-l3-distilled/layers.safetensors"
+VERIFIER = "wikicheck/verifier/models/wikicheck-minilm-verifier"
+ENCODER_LAYERS = "wikicheck/retriever/models/minilm-l3-distilled/layers.safetensors"
 
 
 def prepare(args: argparse.Namespace) -> None:

@@ -1,7 +1,7 @@
 """How often each executor operation answers on TabFact train statements, and how often it is
 right there, for each label it gives: that precision is the (operation, label)'s calibrated
 confidence (``wikicheck.verifier.tables.OP_PRECISION``); ``--write`` stores the counts in
-``verifier/executor_precision.json``. No model is loaded. Operations are tried in ``OPS`` order
+``wikicheck/verifier/executor_precision.json``. No model is loaded. Operations are tried in ``OPS`` order
 and a statement counts for the first one that answers, as in ``predict``.
 
     PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --tables 0 --write

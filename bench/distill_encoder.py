@@ -18,7 +18,7 @@ Stages (each writes under ``--work``, default ``/work/ckpt/encoder``; never into
   those teacher layers), trained with ``MSELoss`` for ``--minutes``, length-bucketed batches,
   held-out cosine printed as it goes, the best checkpoint kept;
 * ``export``: the student's transformer layers as fp16 safetensors + ``student.json`` into
-  ``retriever/models/NAME/`` (what :mod:`retriever.models` rebuilds the student from).
+  ``wikicheck/retriever/models/NAME/`` (what :mod:`retriever.models` rebuilds the student from).
 
     python bench/distill_encoder.py texts --exclude-pages /work/fast-data/b200k/pages.jsonl
     python bench/distill_encoder.py targets
@@ -274,7 +274,7 @@ def main() -> None:
     ap.add_argument("--eval-texts", type=int, default=1000)
     ap.add_argument("--eval-every", type=float, default=5, help="minutes")
     ap.add_argument("--name", default="minilm-l3-distilled")
-    ap.add_argument("--models-dir", default="retriever/models")
+    ap.add_argument("--models-dir", default="wikicheck/retriever/models")
     args = ap.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)

@@ -42,7 +42,7 @@ def test_top_level_help_lists_exactly_the_registered_commands():
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").rglob("*.md"))
-MODEL_CARD = ROOT / "verifier" / "models" / "wikicheck-minilm-verifier" / "README.md"
+MODEL_CARD = ROOT / "wikicheck" / "verifier" / "models" / "wikicheck-minilm-verifier" / "README.md"
 #: Labels of numbered work periods mean nothing to a reader; history belongs to CHANGELOG.md, by
 #: version and date. The words are split in this file so that it does not match itself;
 #: "test phase A" (SEM-TAB-FACTS) is not matched.

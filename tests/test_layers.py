@@ -1,6 +1,6 @@
 """The layers of docs/architecture.md §2 hold: import-linter's contracts (``.importlinter``), no
 module cycle, no private name imported across modules, no engine import outside
-``indexer/stores/``.
+``wikicheck/indexer/stores/``.
 
 import-linter checks packages and layers; the checks here cover what its contracts cannot name in
 advance: every module, including ones added later, and private names. Each known exception names
@@ -20,10 +20,10 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The one import namespace; indexer/, retriever/ and verifier/ are linked into it (pyproject.toml).
+#: The one import namespace: everything installs and imports as ``wikicheck.<name>``.
 PACKAGES = ("wikicheck",)
-#: The repository's top-level folders that install only as ``wikicheck.<name>``.
-LINKED = ("indexer", "retriever", "verifier")
+#: Subpackages whose bare names belong to other projects on PyPI.
+BARE = ("indexer", "retriever", "verifier")
 ENGINES = ("tantivy", "elasticsearch", "elasticsearch_dsl", "elastic_transport")
 
 #: Cross-module private imports still to remove: (importer, imported module, name) -> owner.
@@ -37,8 +37,7 @@ CYCLE_EXCEPTIONS: dict[tuple[str, str], str] = {}
 def _modules() -> dict[str, Path]:
     out = {}
     for package in PACKAGES:
-        # followlinks: wikicheck/indexer and its siblings are links to the top-level folders
-        for folder, _, files in sorted(os.walk(ROOT / package, followlinks=True)):
+        for folder, _, files in sorted(os.walk(ROOT / package)):
             for file in sorted(f for f in files if f.endswith(".py")):
                 path = Path(folder) / file
                 parts = path.relative_to(ROOT).with_suffix("").parts
@@ -155,18 +154,20 @@ def _private_imports(modules: dict[str, Path], exceptions=()) -> tuple[list[str]
 def test_everything_imports_through_the_one_namespace():
     """``import verifier`` would load a second copy of ``wikicheck.verifier`` (and the bare names
     belong to other projects on PyPI): no file of the repository imports them bare."""
-    sources = [ROOT / "wikicheck", ROOT / "tests", ROOT / "bench"] + [ROOT / n for n in LINKED]
+    sources = [ROOT / "wikicheck", ROOT / "tests", ROOT / "bench"]
     found = [
         f"{path.relative_to(ROOT)}:{line}: {target}"
         for source in sources
         for path in sorted(source.rglob("*.py"))
         for line, target, _ in _imports(path)
-        if target.split(".")[0] in LINKED
+        if target.split(".")[0] in BARE
     ]
     assert not found, "imports outside the wikicheck namespace:\n" + "\n".join(found)
-    for name in LINKED:
-        link = ROOT / "wikicheck" / name
-        assert link.is_symlink() and link.resolve() == (ROOT / name).resolve(), link
+    for name in BARE:  # the code lives inside the package, not beside it
+        assert (ROOT / "wikicheck" / name / "__init__.py").is_file(), name
+        assert not (ROOT / name).exists(), (
+            f"a top-level {name}/: the code belongs in wikicheck/{name}/"
+        )
 
 
 def test_no_module_cycle(graph):
@@ -231,7 +232,7 @@ def test_no_engine_import_outside_indexer_stores():
         for line, target, _ in _imports(path):
             if target.split(".")[0] in ENGINES:
                 found.append(f"{path.relative_to(ROOT)}:{line}: {target}")
-    assert not found, "engine imports outside indexer/stores/:\n" + "\n".join(found)
+    assert not found, "engine imports outside wikicheck/indexer/stores/:\n" + "\n".join(found)
 
 
 def test_prediction_code_imports_no_training_code(graph):

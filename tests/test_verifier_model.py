@@ -290,7 +290,8 @@ def test_prediction_code_imports_no_training_code():
     import sys
 
     code = (
-        "import sys, verifier.predict, verifier.model, verifier.focus, verifier.tables; "
+        "import sys, wikicheck.verifier.predict, wikicheck.verifier.model, "
+        "wikicheck.verifier.focus, wikicheck.verifier.tables; "
         "print(sorted(m for m in sys.modules if m.startswith('wikicheck.verifier.train')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -535,7 +536,7 @@ def test_unreachable_hub_names_the_hub_and_the_id():
     env |= {"HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_ETAG_TIMEOUT": "2",
             "HF_HUB_DOWNLOAD_TIMEOUT": "2"}  # fmt: skip
     code = (
-        "from verifier.model import Verifier\n"
+        "from wikicheck.verifier.model import Verifier\n"
         "from wikicheck.errors import ModelError\n"
         "try:\n    Verifier.load('nobody/no-such-model-xyz')\n"
         "except ModelError as exc:\n    print(exc)\n"

@@ -29,7 +29,7 @@ from wikicheck.common.files import output_lock
 from wikicheck.scoring.semtab import write_xml_files
 
 #: Where a bare ``train-verifier`` writes: a run folder, never the shipped model's folder
-#: (``verifier/models/...``), so a run cannot overwrite the shipped weights by accident.
+#: (``wikicheck/verifier/models/...``), so a run cannot overwrite the shipped weights by accident.
 DEFAULT_OUT = "runs/verifier"
 
 

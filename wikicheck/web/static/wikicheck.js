@@ -163,7 +163,7 @@
         el("td", { class: "num", text: (100 * p).toFixed(1) + " %" })));
     }
     node.append(probs);
-    // The table program executor's answer, as prediction rows carry it (verifier/predict.py):
+    // The table program executor's answer, as prediction rows carry it (wikicheck/verifier/predict.py):
     // rule (the operation), program (what it computed), rule_label, rule_applied.
     if (result.rule || result.program) {
       const applied = result.rule_applied === undefined ? "" :

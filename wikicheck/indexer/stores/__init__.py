@@ -51,7 +51,7 @@ def open_store(
     ``options`` are the engine's own: sizing (Tantivy ``heap_mb``, ``writer_threads``;
     Elasticsearch ``bulk_chunk_size``, ``request_timeout`` ...), ``overwrite``, and for
     Elasticsearch ``index_prefix`` (several corpora on one cluster) and ``client_options``.
-    Engines are imported here and nowhere else outside ``indexer/stores``.
+    Engines are imported here and nowhere else outside ``wikicheck/indexer/stores``.
     """
     if index_dir and es:
         raise ConfigError("choose one store: --index-dir (embedded) or --es URL, not both")

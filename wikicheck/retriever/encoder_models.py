@@ -8,7 +8,7 @@ Every runtime (:class:`wikicheck.retriever.dense.TorchEncoder`, the int8 ONNX bu
 * a **student** (``minilm-l3-distilled``): the teacher's word/position embeddings and
   tokenizer with fewer transformer layers, trained to reproduce the teacher's normalised vectors
   (``bench/distill_encoder.py``). Why only its layers are shipped, as fp16 safetensors in
-  ``retriever/models/NAME/``: the embeddings (47 MB in fp32, 12M of the model's 22M weights) are
+  ``wikicheck/retriever/models/NAME/``: the embeddings (47 MB in fp32, 12M of the model's 22M weights) are
   the teacher's unchanged (frozen in training), and the package already holds them, so the
   repository carries ~10 MB instead of ~60 MB. At first use the full student checkpoint is
   rebuilt from the package + the shipped layers into the cache
@@ -65,7 +65,7 @@ MODELS = {
 #: encoding speed (``docs/retrieval.md``, ``docs/performance.md``).
 DEFAULT_MODEL = "minilm-l3-distilled"
 
-#: Files of a shipped student, in ``retriever/models/NAME/``.
+#: Files of a shipped student, in ``wikicheck/retriever/models/NAME/``.
 STUDENT_FILE, STUDENT_META = "layers.safetensors", "student.json"
 
 #: Teacher files a rebuilt student copies (tokenizer, pooling, sentence-transformers layout).

@@ -1,7 +1,7 @@
 """Run any Hugging Face sequence-classification checkpoint as a 3-way claim verifier.
 
 ``Verifier.load`` takes a local folder first, then a hub id (checked for shape before any network
-access), and defaults to the model shipped in ``verifier/models``. The checkpoint's labels are
+access), and defaults to the model shipped in ``wikicheck/verifier/models``. The checkpoint's labels are
 mapped onto SUPPORTS / REFUTES / NOT ENOUGH INFO by name (entailment/neutral/contradiction, FEVER
 names, ...); a checkpoint with anonymous ``LABEL_0``-style labels is refused with the labels it has.
 Batches are sorted by length (little padding); on CUDA they run under bf16/fp16 autocast, on CPU
