@@ -6,7 +6,15 @@ context fields — page title, section names, table headers — so that a bare c
 pronoun sentence ("She is a Labor member ...") still scores when the claim names its page or
 column. The restricted pass filters on the chosen pages (a non-scoring terms filter); the small
 global pass has no page filter and catches evidence on pages whose titles the claim never names
-(its pages also feed page fusion). Entry points: :func:`restricted_pass`, :func:`global_pass`.
+(its pages also feed page fusion).
+
+The global pass reads the element's own text only. Its context fields repeat a page's title,
+sections and headers on every element of that page, so over the whole index they mostly return
+the elements of pages the claim names (the page stage's work already) and their postings are the
+longest in the index: the query cost grows with the index. On the FEVEROUS-S tune claims the
+text-only pass covers as much evidence as the pass over every field or more, and costs less than
+half of it on a 30M-element index (``docs/retrieval.md``, "Measured results").
+Entry points: :func:`restricted_pass`, :func:`global_pass`.
 """
 
 from __future__ import annotations
@@ -53,9 +61,8 @@ def restricted_pass(
 
 
 def global_pass(store: Store, analysis: ClaimAnalysis, config: RetrieverConfig) -> list[Hit]:
-    """Top ``global_k`` elements of the whole index (text + context BM25)."""
+    """Top ``global_k`` elements of the whole index (BM25 over the element's own text)."""
     if not analysis.terms or config.global_k <= 0:
         return []
-    return store.search(
-        element_query(analysis, config), k=config.global_k, filters=_type_filter(config)
-    )
+    query = Bool(should=(Text("text", " ".join(analysis.terms), boost=config.w_el_text),))
+    return store.search(query, k=config.global_k, filters=_type_filter(config))
