@@ -45,6 +45,9 @@ ABLATIONS: dict[str, dict] = {
     "bm25": dict(title_match=False, title_prefix=False, global_k=0, dense=False),
     "fusion": dict(dense=False),
     "dense": dict(),
+    # the global element pass over the context fields too (title, sections, headers)
+    "fusion-global-context": dict(dense=False, global_context=True),
+    "dense-global-context": dict(global_context=True),
     # encoder comparison (same pipeline, cold cache): int8 ONNX vs fp32 torch
     "dense-onnx": dict(dense_backend="onnx"),
     "dense-torch": dict(dense_backend="torch"),

@@ -104,6 +104,24 @@ def test_prefix_lookup_finds_a_title_with_a_qualifier(store) -> None:
     ]
 
 
+def test_global_pass_reads_element_text_unless_asked_for_context(store) -> None:
+    from wikicheck.retriever.claim import analyze_claims
+    from wikicheck.retriever.elements import global_pass
+
+    # "Harriet", "Shing" and "politician" are in no sentence, only in the page title that each
+    # element of the page carries as context.
+    analysis = analyze_claims(["Harriet Shing politician"])[0]
+    assert global_pass(store, analysis, FAST) == []
+    hits = global_pass(store, analysis, FAST.replace(global_context=True))
+    assert {h.id for h in hits} == {
+        "Harriet Shing (politician)_sentence_0",
+        "Harriet Shing (politician)_sentence_1",
+    }
+    # The element's own words are found either way.
+    analysis = analyze_claims(["swimmers"])[0]
+    assert [h.id for h in global_pass(store, analysis, FAST)] == ["Aare_sentence_2"]
+
+
 def test_cells_are_chosen_within_the_best_table(store) -> None:
     res = Retriever(store, FAST).retrieve(
         "Óscar Freire of Spain won stage 2 of the 2006 Tour de France."

@@ -85,6 +85,11 @@ class RetrieverConfig(Section):
     # --- elements ----------------------------------------------------------------------------
     element_k: Count = _f(60, "Elements taken by BM25 restricted to the chosen pages.")
     global_k: Count = _f(10, "Elements taken by the unrestricted global BM25 pass (0: off).")
+    global_context: Flag = _f(
+        False,
+        "Match the global pass against the context fields too (title, sections, headers; "
+        "slower on big indexes).",
+    )
     w_el_text: Weight = _f(1.0, "Element BM25 boost of the stemmed text field.")
     w_el_plain: Weight = _f(0.5, "Element BM25 boost of the unstemmed text field.")
     w_el_title: Weight = _f(0.5, "Element BM25 boost of the page-title context field.")

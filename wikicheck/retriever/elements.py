@@ -8,12 +8,13 @@ column. The restricted pass filters on the chosen pages (a non-scoring terms fil
 global pass has no page filter and catches evidence on pages whose titles the claim never names
 (its pages also feed page fusion).
 
-The global pass reads the element's own text only. Its context fields repeat a page's title,
-sections and headers on every element of that page, so over the whole index they mostly return
-the elements of pages the claim names (the page stage's work already) and their postings are the
-longest in the index: the query cost grows with the index. On the FEVEROUS-S tune claims the
-text-only pass covers as much evidence as the pass over every field or more, and costs less than
-half of it on a 30M-element index (``docs/retrieval.md``, "Measured results").
+The global pass reads the element's own text only (``global_context`` adds the context
+fields). Those fields repeat a page's title, sections and headers on every element of the page,
+so over the whole index they mostly return the elements of pages the claim names (the page
+stage's work already), and their postings are the longest in the index: the query cost grows
+with the index. On the FEVEROUS-S tune claims the text-only pass covers as much evidence as the
+pass over every field, or more, at a fraction of its cost on large indexes (``docs/retrieval.md``,
+"The global pass").
 Entry points: :func:`restricted_pass`, :func:`global_pass`.
 """
 
@@ -61,8 +62,12 @@ def restricted_pass(
 
 
 def global_pass(store: Store, analysis: ClaimAnalysis, config: RetrieverConfig) -> list[Hit]:
-    """Top ``global_k`` elements of the whole index (BM25 over the element's own text)."""
+    """Top ``global_k`` elements of the whole index (BM25 over the element's own text; with
+    ``global_context`` over its context fields too)."""
     if not analysis.terms or config.global_k <= 0:
         return []
-    query = Bool(should=(Text("text", " ".join(analysis.terms), boost=config.w_el_text),))
+    if config.global_context:
+        query = element_query(analysis, config)
+    else:
+        query = Bool(should=(Text("text", " ".join(analysis.terms), boost=config.w_el_text),))
     return store.search(query, k=config.global_k, filters=_type_filter(config))
