@@ -1,4 +1,5 @@
-"""Distil the shipped MiniLM-L6 encoder into a smaller student (``retriever.models``), on a CPU.
+"""Distil the shipped MiniLM-L6 encoder into a smaller student (``wikicheck/retriever/models``),
+on a CPU.
 
 Why: the int8 MiniLM-L6 costs ~2.9 ms of CPU per element text on this machine, the floor that
 keeps ``wikicheck embed`` under 1,000 elements/s on 2 cores (``docs/performance.md``). Cutting
@@ -18,7 +19,8 @@ Stages (each writes under ``--work``, default ``/work/ckpt/encoder``; never into
   those teacher layers), trained with ``MSELoss`` for ``--minutes``, length-bucketed batches,
   held-out cosine printed as it goes, the best checkpoint kept;
 * ``export``: the student's transformer layers as fp16 safetensors + ``student.json`` into
-  ``wikicheck/retriever/models/NAME/`` (what :mod:`retriever.models` rebuilds the student from).
+  ``wikicheck/retriever/models/NAME/`` (what :mod:`wikicheck.retriever.encoder_models` rebuilds
+  the student from).
 
     python bench/distill_encoder.py texts --exclude-pages /work/fast-data/b200k/pages.jsonl
     python bench/distill_encoder.py targets
