@@ -36,14 +36,12 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wikicheck.common.text import STOPWORDS
+
 __all__ = ["Item", "SelectionRule", "named_in", "select_predicted"]
 
 _WORD_RE = re.compile(r"\w+")
 _DISAMBIGUATION_RE = re.compile(r"\s*\([^)]*\)\s*$")
-# Words that name nothing; a title made of them alone names nothing either.
-_FUNCTION_WORDS = frozenset(
-    "a an the and or but of in on at to for from by with as is are was were be".split()
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +64,9 @@ class SelectionRule:
 
 
 def _words(text: str) -> list[str]:
-    """Casefolded NFKC words, without function words and single letters ("A.C.", "F.C.")."""
+    """Casefolded NFKC words, without the shared stop words (``STOPWORDS``) and single letters ("A.C.", "F.C.")."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    return [w for w in _WORD_RE.findall(text) if len(w) > 1 and w not in _FUNCTION_WORDS]
+    return [w for w in _WORD_RE.findall(text) if len(w) > 1 and w not in STOPWORDS]
 
 
 def _word_match(word: str, claim_words: set[str]) -> bool:
