@@ -64,7 +64,8 @@ class SelectionRule:
 
 
 def _words(text: str) -> list[str]:
-    """Casefolded NFKC words, without the shared stop words (``STOPWORDS``) and single letters ("A.C.", "F.C.")."""
+    """Casefolded NFKC words, without the shared stop words (``STOPWORDS``) and single letters
+    ("A.C.", "F.C.")."""
     text = unicodedata.normalize("NFKC", text).casefold()
     return [w for w in _WORD_RE.findall(text) if len(w) > 1 and w not in STOPWORDS]
 
