@@ -53,6 +53,8 @@ Share = Annotated[
 ]
 EncoderModel = one_of("auto", *MODELS)
 Selection = one_of("relevance", "all")
+#: The selection thresholds' defaults live with the rule (``retriever.selection``).
+_RULE = SelectionRule()
 
 
 class RetrieverConfig(Section):
@@ -147,18 +149,18 @@ class RetrieverConfig(Section):
         "wikicheck.retriever.selection) or all.",
     )
     evidence_kind_margin: Weight = _f(
-        0.3,
+        _RULE.kind_margin,
         "relevance selection: sentences, or cells/captions/items, are left out of "
         "predicted_evidence when their best item scores more than this below the other kind's "
         "best.",
     )
     evidence_page_gap: Weight = _f(
-        0.4,
+        _RULE.page_gap,
         "relevance selection: a sentence of a page other than the best sentence's is kept when "
         "it scores within this of the best sentence.",
     )
     evidence_named_page_gap: Weight = _f(
-        0.85,
+        _RULE.named_page_gap,
         "relevance selection: the same, for a page the claim names (every word of its title, "
         "bracketed disambiguation aside, is in the claim).",
     )

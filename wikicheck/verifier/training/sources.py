@@ -133,12 +133,18 @@ def pair(
     return Example(lin.claim, lin.evidence, label, source)
 
 
-def jsonl(path: Path) -> Iterator[dict]:
+def _numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a JSONL (or .jsonl.gz) file with their 1-based line numbers."""
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             if line.strip():
-                yield json.loads(line)
+                yield n, line
+
+
+def jsonl(path: Path) -> Iterator[dict]:
+    for _, line in _numbered_lines(path):
+        yield json.loads(line)
 
 
 # ---------------------------------------------------------------- sentence sets
@@ -337,19 +343,14 @@ def read_jsonl(path: Path) -> list[Example]:
     """Training pairs written by :func:`write_jsonl` (a training cache, ``bench/retrieved_pairs.py``);
     a line that is not one names the file and line instead of failing deep in training."""
     out = []
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                example = Example(**row)
-            except (ValueError, TypeError) as exc:
-                raise ConfigError(
-                    f"{path}:{n}: not a training pair (claim, evidence, label, source): {exc}"
-                ) from exc
-            if example.label not in LABELS:
-                raise ConfigError(f"{path}:{n}: unknown label {example.label!r}")
-            out.append(example)
+    for n, line in _numbered_lines(path):
+        try:
+            example = Example(**json.loads(line))
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(
+                f"{path}:{n}: not a training pair (claim, evidence, label, source): {exc}"
+            ) from exc
+        if example.label not in LABELS:
+            raise ConfigError(f"{path}:{n}: unknown label {example.label!r}")
+        out.append(example)
     return out
