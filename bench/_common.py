@@ -73,6 +73,63 @@ class Measured:
     cpu: float  # the whole process tree's (workers reaped by the command count too)
     peak_rss: int
     peak_anon: int
+    cgroup_peak: int | None = None  # the memory cgroup's high-water mark, page cache included
+
+
+class MemoryCgroup:
+    """A Linux memory cgroup capping a command's process tree (page cache included), so a
+    benchmark can show that a job *fits* in a given amount of memory rather than how much it
+    takes when memory is free. Needs root and a writable cgroup v1 ``memory`` hierarchy or a
+    cgroup v2 mount with the memory controller."""
+
+    def __init__(self, limit_bytes: int, name: str = "wikicheck-bench") -> None:
+        self.limit = limit_bytes
+        v1 = "/sys/fs/cgroup/memory"
+        if os.path.isfile(os.path.join(v1, "memory.limit_in_bytes")):
+            self.path, self.v2 = os.path.join(v1, f"{name}-{os.getpid()}"), False
+        elif os.path.isfile("/sys/fs/cgroup/cgroup.controllers"):
+            self.path, self.v2 = f"/sys/fs/cgroup/{name}-{os.getpid()}", True
+        else:
+            raise OSError("no memory cgroup hierarchy under /sys/fs/cgroup")
+        os.makedirs(self.path, exist_ok=True)
+        self._write("memory.max" if self.v2 else "memory.limit_in_bytes", str(limit_bytes))
+
+    def _write(self, name: str, value: str) -> None:
+        with open(os.path.join(self.path, name), "w") as fh:
+            fh.write(value)
+
+    def enter(self) -> None:
+        """Move the calling process into the cgroup (as a ``preexec_fn``: the command and
+        everything it starts are charged to it)."""
+        self._write("cgroup.procs", str(os.getpid()))
+
+    def peak(self) -> int | None:
+        name = "memory.peak" if self.v2 else "memory.max_usage_in_bytes"
+        try:
+            with open(os.path.join(self.path, name)) as fh:
+                return int(fh.read())
+        except (OSError, ValueError):  # memory.peak is newer than some v2 kernels
+            return None
+
+    def ooms(self) -> int:
+        """How many times the kernel killed a process here for memory."""
+        try:
+            with open(
+                os.path.join(self.path, "memory.events" if self.v2 else "memory.oom_control")
+            ) as fh:
+                for line in fh:
+                    key, _, value = line.partition(" ")
+                    if key in ("oom_kill", "oom"):
+                        return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def remove(self) -> None:
+        try:
+            os.rmdir(self.path)
+        except OSError:
+            pass
 
 
 def run_measured(
@@ -82,13 +139,22 @@ def run_measured(
     cwd: str | os.PathLike | None = None,
     every: float = 0.2,
     on_sample: Callable[[int, int], None] | None = None,
+    cgroup: MemoryCgroup | None = None,
 ) -> Measured:
     """Run ``cmd`` to its end, sampling its process tree's RSS every ``every`` seconds
     (``on_sample(rss, anon)`` sees each sample). CPU comes from ``RUSAGE_CHILDREN``: under
-    contention the wall time moves with other jobs, the CPU much less."""
+    contention the wall time moves with other jobs, the CPU much less. With ``cgroup`` the
+    command runs inside that memory cgroup."""
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.time()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=cwd,
+        preexec_fn=cgroup.enter if cgroup is not None else None,
+    )
     peak = [0, 0]
 
     def sample() -> None:
@@ -106,4 +172,5 @@ def run_measured(
     sampler.join()
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    return Measured(out, err, proc.returncode, started, wall, cpu, peak[0], peak[1])
+    cg_peak = cgroup.peak() if cgroup is not None else None
+    return Measured(out, err, proc.returncode, started, wall, cpu, peak[0], peak[1], cg_peak)

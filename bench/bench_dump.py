@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import run_measured  # noqa: E402
+from bench._common import MemoryCgroup, run_measured  # noqa: E402
 from bench.dump_corpus import CORPUS_VERSION, DATA, build_db, db_elements  # noqa: E402
 
 STATE = Path("/work/cache/scale/dump")
@@ -90,8 +90,16 @@ def _commit() -> str:
     return (out or "?") + ("+dirty" if dirty else "")
 
 
-def index_run(db: Path, index: Path, results: Path, processes: int | None, resume: bool) -> dict:
-    """One ``wikicheck index`` process, sampled every second into ``results``."""
+def index_run(
+    db: Path,
+    index: Path,
+    results: Path,
+    processes: int | None,
+    resume: bool,
+    memory_limit: int | None = None,
+) -> dict:
+    """One ``wikicheck index`` process, sampled every second into ``results``; with
+    ``memory_limit`` (bytes) inside a memory cgroup of that size."""
     cmd = [sys.executable, "-m", "wikicheck.cli", "index", str(db), "--index-dir", str(index),
            "--json"]  # fmt: skip
     if resume:
@@ -111,10 +119,19 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
                               "load": os.getloadavg()[0]})  # fmt: skip
         tick[0] += 1
 
-    run = run_measured(cmd, env=env, every=1.0, on_sample=sample)
+    cgroup = MemoryCgroup(memory_limit) if memory_limit else None
+    try:
+        run = run_measured(cmd, env=env, every=1.0, on_sample=sample, cgroup=cgroup)
+        ooms = cgroup.ooms() if cgroup is not None else 0
+    finally:
+        if cgroup is not None:
+            cgroup.remove()
     end, out, cpu, peak = run.started + run.wall, run.out, run.cpu, (run.peak_rss, run.peak_anon)
     if run.returncode != 0:
-        raise SystemExit(f"wikicheck index failed ({run.returncode}):\n{run.err.decode()[-3000:]}")
+        why = f", {ooms} out-of-memory kill(s) in the cgroup" if ooms else ""
+        raise SystemExit(
+            f"wikicheck index failed ({run.returncode}{why}):\n{run.err.decode()[-3000:]}"
+        )
     summary = json.loads(out)
     size, segs, committed = _dir_stats(index)
     # The final checkpoint is written right after the last commit; what follows is the writer
@@ -123,6 +140,7 @@ def index_run(db: Path, index: Path, results: Path, processes: int | None, resum
     rec = {"kind": "index_run", "wall_s": end - t0, "elements": summary["elements"],
            "pages": summary["pages"], "resumed_from": summary["resumed_from"],
            "commits": summary["commits"], "peak_rss": peak[0], "peak_anon": peak[1],
+           "memory_limit": memory_limit, "cgroup_peak": run.cgroup_peak,
            "merge_tail_s": end - last_commit, "bytes": size, "segments": segs,
            "committed": committed, "processes": processes, "commit": _commit(), "cpu_s": cpu,
            "cmd": " ".join(cmd[2:])}  # fmt: skip
@@ -167,13 +185,16 @@ def run(args) -> None:
         recs = _records(results)
         if not any(r["kind"] == "index_done" for r in recs):
             resume = (index / "checkpoint.json").exists()
-            r = index_run(db, index, results, args.processes, resume)
+            limit = int(args.memory_limit * 2**30) if args.memory_limit else None
+            r = index_run(db, index, results, args.processes, resume, limit)
             runs = [x for x in _records(results) if x["kind"] == "index_run"]
             wall = sum(x["wall_s"] for x in runs)
             pages, n = db_elements(db)
             done = {"kind": "index_done", "elements": n, "pages": pages, "wall_s": wall,
                     "el_per_s": n / wall, "runs": len(runs),
                     "peak_rss": max(x["peak_rss"] for x in runs), "bytes": r["bytes"],
+                    "peak_anon": max(x["peak_anon"] for x in runs),
+                    "memory_limit": r.get("memory_limit"), "cgroup_peak": r.get("cgroup_peak"),
                     "bytes_per_element": r["bytes"] / n, "segments": r["segments"],
                     "merge_tail_s": r["merge_tail_s"], "commit": r["commit"],
                     "cpu_us_per_element": 1e6 * sum(x.get("cpu_s", 0) for x in runs) / n}  # fmt: skip
@@ -256,12 +277,17 @@ def report(args) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d, qs, _ in rows:
         q = qs.get("fusion") or next(iter(qs.values()), None)
+        rss = f"{d['peak_rss'] / 2**30:.2f} GiB"
+        if d.get("peak_anon"):
+            rss += f" (anonymous {d['peak_anon'] / 2**30:.2f})"
+        if d.get("memory_limit"):  # the build ran inside a memory cgroup of that size
+            rss += f", capped at {d['memory_limit'] / 2**30:.2f} GiB with page cache"
         qtxt = (f"{q['p50_ms']:.0f} / {q['p95_ms']:.0f} ms ({q['config']}) | "
                 f"{q['claims_per_s']:.1f} | {q['full_ev']:.3f}") if q else "- | - | -"  # fmt: skip
         print(f"| {d['elements'] / 1e6:.2f}M | {d['pages']:,} | {d['wall_s'] / 60:.1f} min | "
               f"{d['el_per_s']:,.0f} ({d['el_per_s'] / base:.2f}x) | "
               f"{d.get('cpu_us_per_element', float('nan')):.1f} | "
-              f"{d['peak_rss'] / 2**30:.2f} GiB | {d['bytes_per_element']:.0f} | "
+              f"{rss} | {d['bytes_per_element']:.0f} | "
               f"{d['segments']} | {d['merge_tail_s']:.0f} s | {qtxt} |")  # fmt: skip
     for d, qs, _ in rows:  # every query configuration, not only the table's
         for q in qs.values():
@@ -328,6 +354,9 @@ def main() -> None:
     r.add_argument("--queries", type=int, default=200, help="claims per config (0: none)")
     r.add_argument("--configs", default="fusion", help="bench_retrieval.py configurations")
     r.add_argument("--drop-index", action="store_true", help="delete each index when done")
+    r.add_argument("--memory-limit", type=float, default=None, metavar="GIB",
+                   help="index inside a memory cgroup of this size, page cache included "
+                        "(Linux, root): does the build fit, and at what rate")  # fmt: skip
     p = sub.add_parser("report")
     p.add_argument("--plot", type=Path, default=None)
     c = sub.add_parser("compare-queries", help="retrieval over --sizes' indexes, same run")
