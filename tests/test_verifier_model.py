@@ -581,3 +581,57 @@ def test_average_checkpoints_mixes_every_weight_and_drops_the_calibration(tmp_pa
         avg.average(a, wider, tmp_path / "bad")
     with pytest.raises(SystemExit, match="--alpha 2"):
         avg.average(a, b, tmp_path / "bad", alpha=2)
+
+
+def test_probabilities_shown_follow_the_supports_threshold_the_verdict_used():
+    import random
+
+    from wikicheck.verifier.model import at_supports_threshold, two_way_label
+
+    # The example of the issue: the model leans nowhere, the sentence threshold says REFUTES.
+    raw = {SUPPORTS: 0.417, REFUTES: 0.416, NEI: 0.167}
+    shown = at_supports_threshold(raw, 0.7)
+    assert two_way_label(raw, 0.7) == REFUTES and shown[REFUTES] > shown[SUPPORTS]
+    assert shown[NEI] == raw[NEI]
+    assert shown[SUPPORTS] + shown[REFUTES] == pytest.approx(raw[SUPPORTS] + raw[REFUTES], abs=2e-6)
+    assert shown[SUPPORTS] == pytest.approx(0.833 * 0.3 * 0.417 / (0.3 * 0.417 + 0.7 * 0.416), 1e-4)
+    assert at_supports_threshold(raw, 0.5) is raw
+    assert at_supports_threshold({SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}, 0.7)[NEI] == 1.0
+    rng = random.Random(0)
+    for _ in range(2000):  # the larger shown share is always the verdict the threshold gave
+        s, r, t = rng.random(), rng.random(), rng.choice([0.3, 0.54, 0.7, 0.9])
+        probs = {SUPPORTS: s, REFUTES: r, NEI: 0.0}
+        moved = at_supports_threshold(probs, t)
+        if abs(moved[SUPPORTS] - moved[REFUTES]) > 1e-5:  # away from rounding ties
+            assert two_way_label(moved) == two_way_label(probs, t)
+
+
+def test_predict_shows_the_verdicts_split_and_keeps_the_models_own(tmp_path):
+    import json
+
+    from wikicheck.verifier.model import with_temperature
+
+    page = _table_page()
+    sentences = [e for e in page if e.type == "sentence"]
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    plain = Verifier.load(path, device="cpu", max_length=32)
+    item = [("Bob is 40.", sentences)]
+    (own,) = plain.predict(item, labels=2)
+    leans = SUPPORTS if own.probabilities[SUPPORTS] > own.probabilities[REFUTES] else REFUTES
+    other = REFUTES if leans == SUPPORTS else SUPPORTS
+    # a threshold that overrules the model's lean: a tiny random model is never 99% sure
+    config = json.loads((path / "config.json").read_text())
+    config |= {
+        "wikicheck_sentence_threshold": 0.99 if leans == SUPPORTS else 0.01,
+        "wikicheck_sentence_temperature": 2.0,
+    }
+    (path / "config.json").write_text(json.dumps(config))
+    v = Verifier.load(path, device="cpu", max_length=32)
+    (pred,) = v.predict(item, labels=2)
+    assert pred.label == other
+    assert pred.probabilities[other] > pred.probabilities[leans]  # the numbers shown agree
+    # the model's own numbers, calibrated but not moved, are kept for the table executor
+    assert pred.model_probabilities == pytest.approx(
+        with_temperature(own.probabilities, 2.0), abs=2e-6
+    )
+    assert "model_probabilities" not in pred.to_dict()

@@ -225,7 +225,7 @@ def verify_many(
         }
         if margin is not None:  # the table program executor, by predict's rule
             verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
-            apply_table_verdict(row, verdict, margin)
+            apply_table_verdict(row, verdict, margin, pred.model_probabilities)
         apply_evidence_checks(row, claim, evs, labels=labels, store=services.store, used=pred.used)
         out.append(
             VerifyResponse(

@@ -298,7 +298,7 @@ class VerifyResponse(BaseModel):
     )
     model_probabilities: dict[str, float] | None = Field(
         None,
-        description="The model's own probabilities when the evidence checks changed its label "
+        description="The probabilities before the evidence checks changed the label "
         "(``probabilities`` then describe the answer given).",
     )
 

@@ -257,7 +257,8 @@ def predict_claims(
                 row["probabilities"] = v.probabilities
                 row["verifier_used"] = v.used
                 if margin is not None:  # predict's rule (executor_margin_for)
-                    apply_table_verdict(row, table_verdict(c.claim, ev, store), margin)
+                    verdict = table_verdict(c.claim, ev, store)
+                    apply_table_verdict(row, verdict, margin, v.model_probabilities)
                 dense = [
                     e["scores"]["dense"]
                     for e in row.get("evidence", [])[:5]

@@ -33,6 +33,7 @@ __all__ = [
     "has_sentences",
     "two_way",
     "with_temperature",
+    "at_supports_threshold",
 ]
 
 #: The model trained here and shipped with the package.
@@ -163,6 +164,10 @@ class Prediction:
     probabilities: dict[str, float]
     used: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    #: The model's own split of SUPPORTS and REFUTES (temperature applied), before
+    #: :func:`at_supports_threshold` moved it to the verdict's boundary: what the table executor
+    #: weighs its confidence against (its margin was chosen on these). Not part of the output.
+    model_probabilities: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -202,6 +207,28 @@ def with_temperature(probs: dict[str, float], temperature: float) -> dict[str, f
     if total <= 0:
         return probs
     return {k: round(w / total, 6) for k, w in weights.items()}
+
+
+def at_supports_threshold(probs: dict[str, float], supports_threshold: float) -> dict[str, float]:
+    """``probs`` with SUPPORTS and REFUTES re-split at the boundary the verdict used.
+
+    Why: a checkpoint's SUPPORTS threshold (``Verifier.supports_threshold``, 0.7 on sentence
+    evidence) answers REFUTES for a claim the model gives SUPPORTS 0.42 and REFUTES 0.41; shown
+    as they are, those numbers contradict the answer. The threshold is a prior correction: SUPPORTS
+    wins when ``s * (1 - t) >= r * t``, so the shown split is ``s (1 - t) : r t``, with the
+    SUPPORTS + REFUTES mass and NOT ENOUGH INFO unchanged. The larger of the two is then always
+    the verdict's (ties go to SUPPORTS, as in :func:`two_way_label`), and the temperature fitted
+    after it (``bench/calibrate_temperature.py``) makes it a calibrated confidence. With the
+    threshold 0.5 nothing changes.
+    """
+    s, r = probs.get(SUPPORTS, 0.0), probs.get(REFUTES, 0.0)
+    if supports_threshold == 0.5 or s + r <= 0:
+        return probs
+    ws, wr = s * (1.0 - supports_threshold), r * supports_threshold
+    share = ws / (ws + wr) if ws + wr > 0 else 0.5
+    out = dict(probs)
+    out[SUPPORTS], out[REFUTES] = round((s + r) * share, 6), round((s + r) * (1.0 - share), 6)
+    return out
 
 
 def _calibration(config: Any, key: str, default: float | None, source: str) -> Any:
@@ -425,10 +452,12 @@ class Verifier:
                 dist = two_way(dist)
             elif not evidence:  # nothing to read: NOT ENOUGH INFO, not a guess from the claim
                 dist = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}
-            label = three_way_label(
-                dist, self.nei_margin_for(evidence), self.supports_threshold(evidence)
-            )
-            if evidence:  # the verdict stands; the probabilities shown are calibrated
-                dist = with_temperature(dist, self.temperature_for(evidence))
-            preds.append(Prediction(label, dist, lin.used, lin.dropped))
+            threshold = self.supports_threshold(evidence)
+            label = three_way_label(dist, self.nei_margin_for(evidence), threshold)
+            model = dist
+            if evidence:  # the verdict stands; the probabilities shown describe it, calibrated
+                temperature = self.temperature_for(evidence)
+                model = with_temperature(dist, temperature)
+                dist = with_temperature(at_supports_threshold(dist, threshold), temperature)
+            preds.append(Prediction(label, dist, lin.used, lin.dropped, model))
         return preds

@@ -127,7 +127,7 @@ def verify_claims(
             row["no_evidence"] = True
         if margin is not None:
             verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
-            apply_table_verdict(row, verdict, margin)
+            apply_table_verdict(row, verdict, margin, p.model_probabilities)
         if evidence_checks:
             apply_evidence_checks(
                 row, c.claim, items[len(rows)][1], labels=labels, store=store, used=p.used,
@@ -168,12 +168,18 @@ def executor_margin_for(
     return 0.0 if chosen is None else chosen
 
 
-def apply_table_verdict(row: dict[str, Any], verdict: Verdict | None, margin: float) -> None:
+def apply_table_verdict(
+    row: dict[str, Any],
+    verdict: Verdict | None,
+    margin: float,
+    model_probabilities: dict[str, float] | None = None,
+) -> None:
     """Write the executor's answer into a prediction row (``rule``, ``program``, ``rule_label``,
-    ``rule_applied``) and let it replace ``predicted_label`` when :func:`combine` says so."""
+    ``rule_applied``) and let it replace ``predicted_label`` when :func:`combine` says so, against
+    the model's own probabilities (``Prediction.model_probabilities``; default: the row's)."""
     if verdict is None:
         return
-    applied = combine(verdict, row["probabilities"], margin)
+    applied = combine(verdict, model_probabilities or row["probabilities"], margin)
     row.update(rule=verdict.op, program=verdict.program, rule_label=verdict.label,
                rule_applied=applied)  # fmt: skip
     if applied:

@@ -560,8 +560,8 @@ def checked_probabilities(
     claim, so the answer is NOT ENOUGH INFO with probability ``1 - s`` and otherwise the
     model's: P(NEI) = 1 - s + s p(NEI), P(S) = s p(S), P(R) = s p(R). A number conflict: the
     model read the evidence as stating the claim's relation, and the value it states differs,
-    so its SUPPORTS mass is REFUTES mass (the two are exchanged). The model's own numbers stay in
-    the row as ``model_probabilities``."""
+    so its SUPPORTS mass is REFUTES mass (the two are exchanged). The numbers before the checks
+    stay in the row as ``model_probabilities``."""
     out = dict(probs)
     if conflict:
         out[SUPPORTS], out[REFUTES] = probs.get(REFUTES, 0.0), probs.get(SUPPORTS, 0.0)
