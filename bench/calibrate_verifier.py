@@ -19,8 +19,8 @@ in its config.json (``--write``); nothing here reads a set that is reported as a
   SUPPORTS needs when the evidence holds Wikipedia sentences, chosen to maximise the mean 2-way
   accuracy of the FEVEROUS-S *training* claims with their gold sentences and with the evidence
   retrieval brought them (``--predictions``: ``wikicheck predict --labels 2`` rows over the
-  end-to-end index, whose probabilities do not depend on the threshold; rows of held-out claims
-  are skipped). Why: on retrieved evidence the checkpoint answers SUPPORTS too often (related
+  end-to-end index; the split at the checkpoint's threshold and its temperature, which the file
+  shows, are undone to the model's own probabilities; rows of held-out claims are skipped). Why: on retrieved evidence the checkpoint answers SUPPORTS too often (related
   sentences that do not decide the claim read as support); the gold pairs keep the oracle
   setting from paying for that correction.
 - ``wikicheck_executor_margin`` (``wikicheck.verifier.tables.combine``): how much more confident than the
@@ -52,9 +52,11 @@ from wikicheck.model import LABELS  # noqa: E402
 from wikicheck.verifier.model import (  # noqa: E402
     DEFAULT_MODEL,
     Verifier,
+    at_supports_threshold,
     is_table_evidence,
     three_way_label,
     two_way_label,
+    with_temperature,
 )
 from wikicheck.verifier.tables import combine, execute  # noqa: E402
 from wikicheck.verifier.training import evalsets, mix, sources, tablesets  # noqa: E402
@@ -135,10 +137,18 @@ def _best_nei_margin(
     return _sweep(NEI_MARGINS, sets, decide, 0.0)
 
 
-def retrieved_rows(path: Path, data_dir: Path) -> tuple[list[list[float]], list[str]]:
+def retrieved_rows(
+    path: Path, data_dir: Path, threshold: float = 0.5, temperature: float = 1.0
+) -> tuple[list[list[float]], list[str]]:
     """2-way probabilities and gold labels of the FEVEROUS-S training claims in a ``predict``
     file whose evidence holds a sentence (the rows ``Verifier.supports_threshold`` gives
-    the sentence threshold: ``wikicheck.verifier.model.has_sentences``)."""
+    the sentence threshold: ``wikicheck.verifier.model.has_sentences``).
+
+    The file shows probabilities split at the checkpoint's sentence ``threshold`` and scaled by
+    its sentence ``temperature`` (``Verifier.predict``); both are undone here (the split at ``t``
+    is undone by the split at ``1 - t``), so the sweep reads the model's own numbers whether or
+    not the checkpoint was calibrated before. Where the evidence checks changed a label, their
+    ``model_probabilities`` (before the checks) are read."""
     gold = {
         str(r["id"]): r["label"]
         for r in sources.jsonl(data_dir / "feverous" / "feverous_s_dev_tune.jsonl")
@@ -155,7 +165,9 @@ def retrieved_rows(path: Path, data_dir: Path) -> tuple[list[list[float]], list[
                 f"{path}: row {row} (claim {r.get('id')}) has no probabilities "
                 "(write the file with `wikicheck predict`, which records them)"
             )
-        probs.append([float(r["probabilities"].get(x, 0.0)) for x in LABELS])
+        shown = r.get("model_probabilities") or r["probabilities"]
+        own = at_supports_threshold(with_temperature(shown, 1.0 / temperature), 1.0 - threshold)
+        probs.append([float(own.get(x, 0.0)) for x in LABELS])
         labels.append(label)
     if not labels:
         raise SystemExit(f"{path}: no FEVEROUS-S training claims with sentence evidence")
@@ -174,7 +186,9 @@ def sentence_threshold(v: Verifier, data_dir: Path, predictions: Path) -> dict:
             v.predict_pairs([e.claim for e in gold_pairs], [e.evidence for e in gold_pairs]),
             [e.label for e in gold_pairs],
         ),
-        "retrieved": retrieved_rows(predictions, data_dir),
+        "retrieved": retrieved_rows(
+            predictions, data_dir, v.sentence_threshold, v.sentence_temperature
+        ),
     }
     best, table = _sweep(SENTENCE_THRESHOLDS, sets, two_way_label, 0.5)
     return {

@@ -512,6 +512,19 @@ def test_calibration_reads_training_claims_with_sentence_evidence_only(tmp_path)
     got, gold = cal.retrieved_rows(pred, tmp_path)
     assert gold == [REFUTES]
     assert got == [[probs[x] for x in LABELS]]
+    # a calibrated checkpoint's file: the split at its threshold and its temperature are undone
+    from wikicheck.verifier.model import at_supports_threshold, with_temperature
+
+    shown = with_temperature(at_supports_threshold(probs, 0.8), 1.5)
+    assert shown[REFUTES] > shown[SUPPORTS]
+    pred.write_text(json.dumps(rows[0] | {"probabilities": shown}) + "\n")
+    (back,), _ = cal.retrieved_rows(pred, tmp_path, threshold=0.8, temperature=1.5)
+    assert back == pytest.approx([probs[x] for x in LABELS], abs=1e-5)
+    # where the checks changed the label, the numbers before them are read
+    row = rows[0] | {"probabilities": {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0},
+                     "model_probabilities": probs}  # fmt: skip
+    pred.write_text(json.dumps(row) + "\n")
+    assert cal.retrieved_rows(pred, tmp_path)[0] == [[probs[x] for x in LABELS]]
     rows.append({"id": train[3], "predicted_evidence": ["B_sentence_1"]})  # no probabilities
     pred.write_text("".join(json.dumps(r | {"probabilities": probs}) + "\n" for r in rows[:-1])
                     + json.dumps(rows[-1]) + "\n")  # fmt: skip
