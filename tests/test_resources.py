@@ -32,3 +32,20 @@ def test_a_real_data_directory_wins(tmp_path: Path) -> None:
     (package / "_data" / "samples").mkdir(parents=True)
     (checkout / "samples").mkdir()
     assert _locate(package, checkout, "samples") == package / "_data" / "samples"
+
+
+def test_training_data_defaults_to_the_shared_folder_beside_the_checkout() -> None:
+    """``../shared/data`` from the repository root, as the recipes and README say, whatever
+    the depth of the module that names it."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    code = (
+        "from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR; print(DEFAULT_DATA_DIR)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "WIKICHECK_DATA"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=root, check=True).stdout.strip()  # fmt: skip
+    assert Path(out) == root.parent / "shared" / "data"

@@ -51,7 +51,7 @@ __all__ = [
 
 #: The shared data folder beside the checkout (``../shared/data``), or ``$WIKICHECK_DATA``.
 DEFAULT_DATA_DIR = Path(
-    os.environ.get("WIKICHECK_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data"
+    os.environ.get("WIKICHECK_DATA") or Path(__file__).resolve().parents[4] / "shared" / "data"
 )
 #: Output of ``wikicheck convert`` (retrieved FEVEROUS-S pairs are read from here):
 #: ``$WIKICHECK_CONVERTED``, default ``converted`` as in the recipes.
