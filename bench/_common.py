@@ -92,7 +92,11 @@ class MemoryCgroup:
         else:
             raise OSError("no memory cgroup hierarchy under /sys/fs/cgroup")
         os.makedirs(self.path, exist_ok=True)
-        self._write("memory.max" if self.v2 else "memory.limit_in_bytes", str(limit_bytes))
+        try:
+            self._write("memory.max" if self.v2 else "memory.limit_in_bytes", str(limit_bytes))
+        except OSError:  # e.g. cgroup v2 without the memory controller delegated here
+            self.remove()
+            raise
 
     def _write(self, name: str, value: str) -> None:
         with open(os.path.join(self.path, name), "w") as fh:
