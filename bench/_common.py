@@ -83,7 +83,6 @@ class MemoryCgroup:
     cgroup v2 mount with the memory controller."""
 
     def __init__(self, limit_bytes: int, name: str = "wikicheck-bench") -> None:
-        self.limit = limit_bytes
         v1 = "/sys/fs/cgroup/memory"
         if os.path.isfile(os.path.join(v1, "memory.limit_in_bytes")):
             self.path, self.v2 = os.path.join(v1, f"{name}-{os.getpid()}"), False

@@ -172,6 +172,7 @@ def run(args) -> None:
     state: Path = args.state
     tagdir = state / args.tag
     tagdir.mkdir(parents=True, exist_ok=True)
+    limit = int(args.memory_limit * 2**30) if args.memory_limit else None  # bytes
     for size in args.sizes:
         db = state / f"dump{CORPUS_VERSION}-{size}.db"
         results = tagdir / f"results-{size}.jsonl"
@@ -185,7 +186,6 @@ def run(args) -> None:
         recs = _records(results)
         if not any(r["kind"] == "index_done" for r in recs):
             resume = (index / "checkpoint.json").exists()
-            limit = int(args.memory_limit * 2**30) if args.memory_limit else None
             r = index_run(db, index, results, args.processes, resume, limit)
             runs = [x for x in _records(results) if x["kind"] == "index_run"]
             wall = sum(x["wall_s"] for x in runs)

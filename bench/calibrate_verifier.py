@@ -20,9 +20,10 @@ in its config.json (``--write``); nothing here reads a set that is reported as a
   accuracy of the FEVEROUS-S *training* claims with their gold sentences and with the evidence
   retrieval brought them (``--predictions``: ``wikicheck predict --labels 2`` rows over the
   end-to-end index; the split at the checkpoint's threshold and its temperature, which the file
-  shows, are undone to the model's own probabilities; rows of held-out claims are skipped). Why: on retrieved evidence the checkpoint answers SUPPORTS too often (related
-  sentences that do not decide the claim read as support); the gold pairs keep the oracle
-  setting from paying for that correction.
+  shows, are undone to the model's own probabilities; rows of held-out claims are skipped).
+  Why: on retrieved evidence the checkpoint answers SUPPORTS too often (related sentences that
+  do not decide the claim read as support); the gold pairs keep the oracle setting from paying
+  for that correction.
 - ``wikicheck_executor_margin`` (``wikicheck.verifier.tables.combine``): how much more confident than the
   model the table executor must be to override it. Chosen on TabFact val's *training half* (tables
   never reported); when no margin beats the model alone,
