@@ -109,6 +109,11 @@ def main() -> None:
         into.setdefault(kind, []).append(
             (claim["label"], row["probabilities"], row["predicted_label"])
         )
+    read = [row for rows in (*groups.values(), *reported.values()) for row in rows]
+    # A verdict shown beside a higher probability for another label contradicts itself: the
+    # split at the SUPPORTS threshold (``at_supports_threshold``) keeps this at 0 for S/R.
+    below = sum(p.get(lab, 0.0) < max(p.values()) - 1e-9 for _, p, lab in read)
+    print(f"verdicts shown with another label's probability higher: {below} of {len(read)} rows")
     keys = {"general": "wikicheck_temperature", "sentence": "wikicheck_sentence_temperature",
             "table": "wikicheck_table_temperature"}  # fmt: skip
     fitted = {}

@@ -53,3 +53,18 @@ def test_the_calibration_part_needs_a_recipe(tmp_path):
     done = _run("pred.jsonl", "--gold", "gold.jsonl", "--part", "calibration")
     assert done.returncode == 2
     assert "--part calibration needs --recipe" in done.stderr
+
+
+def test_counts_verdicts_shown_below_another_label(tmp_path):
+    """A row whose verdict has the smaller shown probability is counted (the check that the
+    probabilities shown describe the verdict)."""
+    claims = [{"id": i, "claim": f"c{i}", "label": "REFUTES"} for i in range(3)]
+    shown = [(0.6, "REFUTES"), (0.3, "REFUTES"), (0.5, "SUPPORTS")]  # (P(SUPPORTS), verdict)
+    preds = [{"id": i, "predicted_label": lab, "predicted_evidence": [f"P{i}_sentence_0"],
+              "probabilities": {"SUPPORTS": s, "REFUTES": 1 - s, "NOT ENOUGH INFO": 0.0}}
+             for i, (s, lab) in enumerate(shown)]  # fmt: skip
+    (tmp_path / "gold.jsonl").write_text("".join(json.dumps(c) + "\n" for c in claims))
+    (tmp_path / "pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    done = _run(str(tmp_path / "pred.jsonl"), "--gold", str(tmp_path / "gold.jsonl"))
+    assert done.returncode == 0, done.stderr
+    assert "verdicts shown with another label's probability higher: 1 of 3 rows" in done.stdout
