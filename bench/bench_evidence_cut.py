@@ -63,7 +63,7 @@ def selections() -> list[tuple[str, Callable[[dict], list[str]]]]:
     ]
     for field, values in (
         ("kind_margin", (0.0, 1e9)),
-        ("page_gap", (0.3, 0.5, 1e9)),
+        ("page_gap", (0.4, 0.6, 1e9)),
         ("named_page_gap", (0.7, 1.0)),
     ):
         for value in values:

@@ -58,6 +58,11 @@ ABLATIONS: dict[str, dict] = {
     "dense-cold-l6": dict(dense_vectors="none", dense_model="minilm-l6"),
     "dense-cold-l3": dict(dense_vectors="none", dense_model="minilm-l3-distilled"),
     "dense-l3": dict(dense_model="minilm-l3-distilled"),
+    # without the page-crowding penalty (wikicheck.retriever.cells), warm and cold
+    "dense-no-crowding": dict(w_page_crowding=0),
+    "dense-cold-l3-no-crowding": dict(
+        dense_vectors="none", dense_model="minilm-l3-distilled", w_page_crowding=0
+    ),
     # fewer dense candidates than the default 30, in the same run (speed vs full evidence)
     "dense-30": dict(dense_candidates=30),
     "dense-20": dict(dense_candidates=20),

@@ -377,12 +377,53 @@ def test_sentence_priors_prefer_leads_and_the_best_page() -> None:
 
     cands = [sent("A", 9, 1.0), sent("A", 0, 0.95), sent("B", 0, 0.96), sent("B", 5, 0.9)]
     analysis = analyze_claim("A claim.")
-    cfg = RetrieverConfig(w_position=0.3, position_horizon=10, w_same_page=0.1, max_sentences=2)
+    cfg = RetrieverConfig(
+        w_position=0.3, position_horizon=10, w_same_page=0.1, w_page_crowding=0, max_sentences=2
+    )
     got = select_evidence(cands, analysis, cfg)
     # A_sentence_0: 0.95 + 0.3 (lead) + 0.1 (page of the best sentence, A_sentence_9) = 1.35
     assert [e.element.id for e in got] == ["A_sentence_0", "B_sentence_0"]
     assert got[0].scores == {"position": pytest.approx(0.3), "same_page": 0.1}
-    off = RetrieverConfig(w_position=0.0, w_same_page=0.0, max_sentences=2)
+    off = RetrieverConfig(w_position=0.0, w_same_page=0.0, w_page_crowding=0, max_sentences=2)
     fresh = [sent("A", 9, 1.0), sent("A", 0, 0.95), sent("B", 0, 0.96), sent("B", 5, 0.9)]
     got = select_evidence(fresh, analysis, off)
     assert [e.element.id for e in got] == ["A_sentence_9", "B_sentence_0"]
+
+
+def test_page_crowding_makes_room_for_a_second_pages_lead() -> None:
+    """A page holding most of the best candidates loses more than a page holding one, so the
+    lead of a second page the claim names gets one of the places; a sentence below the counted
+    depth is not lifted over the counted ones."""
+    from wikicheck.model import Element, Evidence
+    from wikicheck.retriever.cells import select_evidence
+    from wikicheck.retriever.claim import analyze_claim
+
+    def candidates() -> list[Evidence]:
+        scored = [("Long", n, 1.0 - 0.01 * (n - 10)) for n in range(10, 16)]
+        scored += [("Second", 0, 0.9), ("Other", 3, 0.89), ("Below", 0, 0.8)]
+        out = []
+        for page, n, score in scored:
+            el = Element(
+                id=f"{page}_sentence_{n}", page=page, type="sentence", text="x", position=n
+            )
+            ev = Evidence(el, scores={})
+            ev.score = score
+            out.append(ev)
+        return out
+
+    analysis = analyze_claim("A claim.")
+    common = dict(w_position=0.0, w_same_page=0.0, max_sentences=5, crowding_depth=8)
+    plain = select_evidence(candidates(), analysis, RetrieverConfig(w_page_crowding=0, **common))
+    assert {e.element.page for e in plain} == {"Long"}
+    got = select_evidence(candidates(), analysis, RetrieverConfig(w_page_crowding=0.5, **common))
+    ids = [e.element.id for e in got]
+    # Long: 6 of the best 8 -> 0.5 * 6/8 = 0.375 off; Second and Other: 0.0625 off, and
+    # Below (ninth, 0.8) is not counted, so it stays under every counted sentence.
+    assert ids[:2] == ["Second_sentence_0", "Other_sentence_3"]
+    assert got[0].scores["page_crowding"] == pytest.approx(-0.0625)
+    assert got[2].scores["page_crowding"] == pytest.approx(-0.375)
+    assert "Below_sentence_0" not in ids
+    off = RetrieverConfig(w_page_crowding=0.5, **{**common, "crowding_depth": 0})
+    assert [e.element.id for e in select_evidence(candidates(), analysis, off)] == [
+        e.element.id for e in plain
+    ]

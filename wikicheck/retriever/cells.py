@@ -4,7 +4,12 @@ Sentences get two small bonuses before the best ``max_sentences`` are kept: a **
 (``w_position * max(0, 1 - index / position_horizon)``: Wikipedia leads state most checkable
 facts, and FEVEROUS gold sets are mostly a page's first sentences) and a **same-page bonus**
 (``w_same_page`` for sentences on the page of the best-scoring sentence: multi-sentence gold sets
-usually come from one page). Measured on FEVEROUS-S dev-tune in ``docs/retrieval.md``.
+usually come from one page). Then a **page-crowding penalty** re-ranks the best
+``crowding_depth`` sentences: each loses ``w_page_crowding`` times the share of them that its
+page holds. A long page that matches the claim's words everywhere fills the five places with its
+third and fourth sentences, while a claim that names a second thing ("... two new players,
+Jonathan David and Angel Gomes") needs that thing's lead sentence, whose page has one candidate.
+Measured on FEVEROUS-S dev-tune in ``docs/retrieval.md``.
 
 Cells are weak alone ("1879", "Yes"), so they are chosen in two steps: rank tables by their
 best cells' fused scores (plus their caption's), keep ``max_tables``; then rank the cells of those
@@ -18,7 +23,7 @@ Entry point: :func:`select_evidence`.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from wikicheck.common.quantities import number_strings, numbers
@@ -79,7 +84,8 @@ def select_evidence(
 
 
 def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list[Evidence]:
-    """Add the position prior and same-page bonus (see the module docstring); best first."""
+    """Add the position prior, the same-page bonus and the page-crowding penalty (see the module
+    docstring); best first."""
     if not sentences:
         return []
     best_page = max(sentences, key=lambda e: e.score).element.page
@@ -93,7 +99,23 @@ def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list
         if config.w_same_page and ev.element.page == best_page:
             ev.scores["same_page"] = config.w_same_page
             ev.score += config.w_same_page
-    return sorted(sentences, key=rank_key)
+    return _crowding_penalty(sorted(sentences, key=rank_key), config)
+
+
+def _crowding_penalty(ranked: list[Evidence], config: RetrieverConfig) -> list[Evidence]:
+    """Re-rank the best ``crowding_depth`` of ``ranked`` with the page-crowding penalty; the
+    sentences below them keep their places (the penalty would otherwise lift a weak sentence of
+    an uncounted page over the counted ones)."""
+    depth = config.crowding_depth
+    if not config.w_page_crowding or depth <= 0:
+        return ranked
+    top, rest = ranked[:depth], ranked[depth:]
+    per_page = Counter(ev.element.page for ev in top)
+    for ev in top:
+        penalty = config.w_page_crowding * per_page[ev.element.page] / depth
+        ev.scores["page_crowding"] = -penalty
+        ev.score -= penalty
+    return sorted(top, key=rank_key) + rest
 
 
 def _select_cells(

@@ -138,6 +138,14 @@ class RetrieverConfig(Section):
     )
     position_horizon: Count = _f(10, "Sentence index at which the position prior reaches 0.")
     w_same_page: Weight = _f(0.1, "Bonus for sentences on the page of the best-scoring sentence.")
+    w_page_crowding: Weight = _f(
+        0.5,
+        "Sentence penalty w * (share of the best crowding_depth sentences from the same page): "
+        "a second page's lead gets a place beside a long page's lower sentences.",
+    )
+    crowding_depth: Count = _f(
+        20, "Best sentences the page-crowding penalty counts and re-ranks (0: off)."
+    )
     # --- output ------------------------------------------------------------------------------
     max_sentences: Count = _f(5, "Sentences in the evidence (FEVEROUS scorer budget: 5).")
     max_cells: Count = _f(25, "Cells, header cells, captions and items (scorer budget: 25).")

@@ -59,7 +59,7 @@ class SelectionRule:
     """The thresholds of :func:`select_predicted` (``RetrieverConfig.evidence_*``)."""
 
     kind_margin: float = 0.3
-    page_gap: float = 0.4
+    page_gap: float = 0.5
     named_page_gap: float = 0.85
 
 
