@@ -103,9 +103,10 @@ def _sentence_priors(sentences: list[Evidence], config: RetrieverConfig) -> list
 
 
 def _crowding_penalty(ranked: list[Evidence], config: RetrieverConfig) -> list[Evidence]:
-    """Re-rank the best ``crowding_depth`` of ``ranked`` with the page-crowding penalty; the
-    sentences below them keep their places (the penalty would otherwise lift a weak sentence of
-    an uncounted page over the counted ones)."""
+    """Re-rank the best ``crowding_depth`` of ``ranked`` with the page-crowding penalty and put
+    them first. The sentences below are not re-scored: the penalty would lift a weak sentence of
+    an uncounted page over the counted ones. (With ``max_sentences`` above ``crowding_depth`` the
+    final best-first sort can still interleave the two groups.)"""
     depth = config.crowding_depth
     if not config.w_page_crowding or depth <= 0:
         return ranked
