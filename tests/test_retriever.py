@@ -417,12 +417,18 @@ def test_page_crowding_makes_room_for_a_second_pages_lead() -> None:
     assert {e.element.page for e in plain} == {"Long"}
     got = select_evidence(candidates(), analysis, RetrieverConfig(w_page_crowding=0.5, **common))
     ids = [e.element.id for e in got]
-    # Long: 6 of the best 8 -> 0.5 * 6/8 = 0.375 off; Second and Other: 0.0625 off, and
-    # Below (ninth, 0.8) is not counted, so it stays under every counted sentence.
+    # Long: 6 of the best 8 -> 0.5 * 6/8 = 0.375 off; Second and Other: 0.0625 off; all shifted
+    # up so that the new best (Second) has the old best score, 1.0. Below (ninth, 0.8) is not
+    # counted, so it stays under every counted sentence.
     assert ids[:2] == ["Second_sentence_0", "Other_sentence_3"]
-    assert got[0].scores["page_crowding"] == pytest.approx(-0.0625)
-    assert got[2].scores["page_crowding"] == pytest.approx(-0.375)
+    assert got[0].score == pytest.approx(1.0)
+    assert got[0].scores["page_crowding"] == pytest.approx(0.1)
+    assert got[2].scores["page_crowding"] == pytest.approx(0.1 - 0.3125)
     assert "Below_sentence_0" not in ids
+    # One page only: the same penalty for every sentence, so no score moves.
+    one_page = [ev for ev in candidates() if ev.element.page == "Long"]
+    kept = select_evidence(one_page, analysis, RetrieverConfig(w_page_crowding=0.5, **common))
+    assert [round(e.score, 6) for e in kept] == [1.0, 0.99, 0.98, 0.97, 0.96]
     off = RetrieverConfig(w_page_crowding=0.5, **{**common, "crowding_depth": 0})
     assert [e.element.id for e in select_evidence(candidates(), analysis, off)] == [
         e.element.id for e in plain

@@ -9,6 +9,7 @@ usually come from one page). Then a **page-crowding penalty** re-ranks the best
 page holds. A long page that matches the claim's words everywhere fills the five places with its
 third and fourth sentences, while a claim that names a second thing ("... two new players,
 Jonathan David and Angel Gomes") needs that thing's lead sentence, whose page has one candidate.
+The best sentence keeps its score, so the penalty does not move sentences against cells.
 Measured on FEVEROUS-S dev-tune in ``docs/retrieval.md``.
 
 Cells are weak alone ("1879", "Yes"), so they are chosen in two steps: rank tables by their
@@ -108,14 +109,18 @@ def _crowding_penalty(ranked: list[Evidence], config: RetrieverConfig) -> list[E
     an uncounted page over the counted ones. (With ``max_sentences`` above ``crowding_depth`` the
     final best-first sort can still interleave the two groups.)"""
     depth = config.crowding_depth
-    if not config.w_page_crowding or depth <= 0:
+    if not config.w_page_crowding or depth <= 0 or not ranked:
         return ranked
     top, rest = ranked[:depth], ranked[depth:]
     per_page = Counter(ev.element.page for ev in top)
+    penalty = {p: config.w_page_crowding * n / depth for p, n in per_page.items()}
+    # Shifted so that the best sentence keeps the best score: the penalty orders sentences among
+    # themselves and must not move them against cells (a one-page index would lose them all).
+    shift = top[0].score - max(ev.score - penalty[ev.element.page] for ev in top)
     for ev in top:
-        penalty = config.w_page_crowding * per_page[ev.element.page] / depth
-        ev.scores["page_crowding"] = -penalty
-        ev.score -= penalty
+        change = shift - penalty[ev.element.page]
+        ev.scores["page_crowding"] = change
+        ev.score += change
     return sorted(top, key=rank_key) + rest
 
 
