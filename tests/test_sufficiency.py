@@ -111,3 +111,19 @@ def test_shown_probabilities_describe_the_answer_the_checks_gave():
     assert row["probabilities"] == model and "model_probabilities" not in row
     assert checked_probabilities({SUPPORTS: 0.5, REFUTES: 0.5}, 0.0) == {
         SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}  # fmt: skip
+
+
+def test_insufficient_evidence_never_shows_another_label_above_not_enough_info(monkeypatch):
+    from wikicheck.verifier import sufficiency
+
+    # a score just under the threshold: by the checks alone SUPPORTS 0.52 would top NEI 0.47
+    barely = sufficiency.Sufficiency(False, 0.54, {}, [], [], sufficiency.NumberCheck())
+    monkeypatch.setattr(sufficiency, "check_evidence", lambda *a, **k: barely)
+    model = {SUPPORTS: 0.96, REFUTES: 0.02, NEI: 0.02}
+    assert checked_probabilities(model, 0.54)[SUPPORTS] > checked_probabilities(model, 0.54)[NEI]
+    row = {"predicted_label": SUPPORTS, "probabilities": dict(model)}
+    apply_evidence_checks(row, DANUBE, OFF_TOPIC, labels=3)
+    shown = row["probabilities"]
+    assert row["predicted_label"] == NEI and row["model_probabilities"] == model
+    assert shown[NEI] == shown[SUPPORTS] == pytest.approx((0.5184 + 0.4708) / 2, abs=1e-6)
+    assert sum(shown.values()) == pytest.approx(1.0, abs=3e-6)

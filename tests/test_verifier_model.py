@@ -648,3 +648,48 @@ def test_predict_shows_the_verdicts_split_and_keeps_the_models_own(tmp_path):
         with_temperature(own.probabilities, 2.0), abs=2e-6
     )
     assert "model_probabilities" not in pred.to_dict()
+
+
+def test_shown_probabilities_never_rank_another_label_above_the_verdict():
+    import random
+
+    from wikicheck.verifier.model import agreeing_with, three_way_label
+
+    # The NOT ENOUGH INFO margin keeps REFUTES where NOT ENOUGH INFO leads by less than it.
+    probs = {SUPPORTS: 0.016, REFUTES: 0.447, NEI: 0.537}
+    assert three_way_label(probs, nei_margin=0.15) == REFUTES
+    shown = agreeing_with(REFUTES, probs)
+    assert shown == {SUPPORTS: 0.016, REFUTES: 0.492, NEI: 0.492}
+    assert agreeing_with(NEI, probs) == probs  # the verdict leads: nothing moves
+    # two labels above the verdict: pooled in turn, the total kept
+    shown = agreeing_with(SUPPORTS, {SUPPORTS: 0.1, REFUTES: 0.5, NEI: 0.4})
+    assert shown == {SUPPORTS: 0.35, REFUTES: 0.3, NEI: 0.35}
+    rng = random.Random(1)
+    for _ in range(2000):
+        raw = [rng.random() for _ in range(3)]
+        p = dict(zip((SUPPORTS, REFUTES, NEI), (x / sum(raw) for x in raw), strict=True))
+        label = rng.choice((SUPPORTS, REFUTES, NEI))
+        out = agreeing_with(label, p)
+        assert out[label] >= max(out.values()) - 1e-9
+        assert sum(out.values()) == pytest.approx(1.0, abs=3e-6)
+
+
+def test_predict_shows_a_margin_kept_verdict_with_the_largest_probability(tmp_path):
+    import json
+
+    page = _table_page()
+    sentences = [e for e in page if e.type == "sentence"]
+    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    item = [("Bob is 40.", sentences)]
+    (own,) = Verifier.load(path, device="cpu", max_length=32).predict(item, labels=3)
+    # a margin no NOT ENOUGH INFO can clear, then a tiny model's near-uniform NEI share is raised
+    config = json.loads((path / "config.json").read_text())
+    config |= {"wikicheck_nei_margin": 0.99, "wikicheck_sentence_nei_margin": 0.99}
+    (path / "config.json").write_text(json.dumps(config))
+    (pred,) = Verifier.load(path, device="cpu", max_length=32).predict(item, labels=3)
+    assert pred.label in (SUPPORTS, REFUTES)
+    assert pred.probabilities[pred.label] >= max(pred.probabilities.values())
+    assert sum(pred.probabilities.values()) == pytest.approx(1.0, abs=3e-6)
+    # this tiny model's own verdict is NOT ENOUGH INFO (its largest share): shown lowered
+    assert own.label == NEI
+    assert pred.probabilities[NEI] < own.probabilities[NEI]

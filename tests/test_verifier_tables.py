@@ -176,6 +176,29 @@ def test_combine_overrides_only_when_more_confident_by_the_margin(monkeypatch):
     assert not combine(Verdict(SUPPORTS, "count", "p"), {SUPPORTS: 0.4, REFUTES: 0.6}, margin=0.1)
 
 
+def test_an_overriding_executor_shows_its_own_confidence(monkeypatch):
+    from wikicheck.verifier.predict import apply_table_verdict
+
+    monkeypatch.setattr(tables, "OP_PRECISION", {("count", REFUTES): 0.8})
+    verdict = Verdict(REFUTES, "count", "count(x) = 1; claimed 2")
+    shown = {SUPPORTS: 0.55, REFUTES: 0.40, NEI: 0.05}
+    row = {"predicted_label": SUPPORTS, "probabilities": dict(shown)}
+    apply_table_verdict(row, verdict, margin=0.1)
+    assert row["predicted_label"] == REFUTES and row["rule_applied"]
+    # the executor's train precision splits the S + R mass; the model's numbers are kept
+    assert row["probabilities"] == {SUPPORTS: 0.19, REFUTES: 0.76, NEI: 0.05}
+    assert row["model_probabilities"] == shown
+    # not applied: the row keeps the model's label and numbers
+    row = {"predicted_label": SUPPORTS, "probabilities": dict(shown)}
+    apply_table_verdict(row, verdict, margin=float("inf"))
+    assert row["predicted_label"] == SUPPORTS and row["probabilities"] == shown
+    assert "model_probabilities" not in row
+    # a large NOT ENOUGH INFO share is pooled with the executor's answer, never left above it
+    row = {"predicted_label": SUPPORTS, "probabilities": {SUPPORTS: 0.3, REFUTES: 0.1, NEI: 0.6}}
+    apply_table_verdict(row, verdict, margin=-1)
+    assert row["probabilities"] == {SUPPORTS: 0.08, REFUTES: 0.46, NEI: 0.46}
+
+
 def test_packaged_precision_is_per_operation_and_label_and_shrunk_towards_chance():
     import json
     from importlib.resources import files

@@ -298,8 +298,8 @@ class VerifyResponse(BaseModel):
     )
     model_probabilities: dict[str, float] | None = Field(
         None,
-        description="The probabilities before the evidence checks changed the label "
-        "(``probabilities`` then describe the answer given).",
+        description="The probabilities before the evidence checks or the table executor changed "
+        "the label (``probabilities`` then describe the answer given).",
     )
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "two_way",
     "with_temperature",
     "at_supports_threshold",
+    "agreeing_with",
 ]
 
 #: The model trained here and shipped with the package.
@@ -229,6 +230,26 @@ def at_supports_threshold(probs: dict[str, float], supports_threshold: float) ->
     out = dict(probs)
     out[SUPPORTS], out[REFUTES] = round((s + r) * share, 6), round((s + r) * (1.0 - share), 6)
     return out
+
+
+def agreeing_with(label: str, probs: dict[str, float]) -> dict[str, float]:
+    """``probs`` with the verdict ``label`` pooled with every label shown above it.
+
+    Why: a rule other than the argmax decided the verdict (the NOT ENOUGH INFO margin keeps
+    SUPPORTS when NOT ENOUGH INFO leads by less than the margin; the table executor overrides the
+    model), so the numbers can rank another label first. Each label above the verdict is
+    averaged with it, the smallest change that keeps the total and lets the verdict's label have
+    the largest probability (tied where the rule overrode the model): the pool-adjacent-violators
+    step of isotonic calibration. Where the verdict already leads nothing changes.
+    """
+    out = dict(probs)
+    if label not in out:
+        return out
+    while True:
+        above = max((k for k in out if k != label), key=lambda k: out[k], default=None)
+        if above is None or out[above] <= out[label]:
+            return out
+        out[above] = out[label] = round((out[above] + out[label]) / 2.0, 6)
 
 
 def _calibration(config: Any, key: str, default: float | None, source: str) -> Any:
@@ -459,5 +480,6 @@ class Verifier:
                 temperature = self.temperature_for(evidence)
                 model = with_temperature(dist, temperature)
                 dist = with_temperature(at_supports_threshold(dist, threshold), temperature)
+                dist = agreeing_with(label, dist)
             preds.append(Prediction(label, dist, lin.used, lin.dropped, model))
         return preds

@@ -18,9 +18,9 @@ from wikicheck.ids import parse_id
 from wikicheck.model import Element, Evidence
 from wikicheck.skips import SkipLog
 from wikicheck.verifier.focus import focus_table
-from wikicheck.verifier.model import Prediction, Verifier
+from wikicheck.verifier.model import Prediction, Verifier, agreeing_with
 from wikicheck.verifier.sufficiency import apply_evidence_checks
-from wikicheck.verifier.tables import Verdict, combine, execute
+from wikicheck.verifier.tables import Verdict, combine, execute, executor_probabilities
 
 __all__ = [
     "gold_elements",
@@ -176,14 +176,21 @@ def apply_table_verdict(
 ) -> None:
     """Write the executor's answer into a prediction row (``rule``, ``program``, ``rule_label``,
     ``rule_applied``) and let it replace ``predicted_label`` when :func:`combine` says so, against
-    the model's own probabilities (``Prediction.model_probabilities``; default: the row's)."""
+    the model's own probabilities (``Prediction.model_probabilities``; default: the row's). A
+    replaced label brings the executor's confidence into ``probabilities``
+    (:func:`executor_probabilities`, then :func:`agreeing_with`); the model's numbers stay in
+    ``model_probabilities``."""
     if verdict is None:
         return
     applied = combine(verdict, model_probabilities or row["probabilities"], margin)
     row.update(rule=verdict.op, program=verdict.program, rule_label=verdict.label,
                rule_applied=applied)  # fmt: skip
-    if applied:
+    if applied and verdict.label != row.get("predicted_label"):
         row["predicted_label"] = verdict.label
+        if isinstance(row.get("probabilities"), dict):
+            row["model_probabilities"] = dict(row["probabilities"])
+            shown = executor_probabilities(verdict, row["probabilities"])
+            row["probabilities"] = agreeing_with(verdict.label, shown)
 
 
 def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | None:

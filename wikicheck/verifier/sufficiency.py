@@ -34,6 +34,7 @@ from typing import Any
 from wikicheck.common.quantities import Quantity, quantities, same_value
 from wikicheck.common.text import STOPWORDS, distinct
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
+from wikicheck.verifier.model import agreeing_with
 
 __all__ = [
     "Sufficiency",
@@ -543,10 +544,11 @@ def apply_evidence_checks(
     if row.get("predicted_label") != before:
         row["label_before_checks"] = before
         if isinstance(row.get("probabilities"), dict):
-            row["model_probabilities"] = dict(row["probabilities"])
-            row["probabilities"] = checked_probabilities(
+            row.setdefault("model_probabilities", dict(row["probabilities"]))
+            checked = checked_probabilities(
                 row["probabilities"], check.score, conflict=row["predicted_label"] == REFUTES
             )
+            row["probabilities"] = agreeing_with(row["predicted_label"], checked)
     return check
 
 

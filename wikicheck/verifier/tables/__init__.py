@@ -46,6 +46,7 @@ __all__ = [
     "Verdict",
     "TableGrid",
     "combine",
+    "executor_probabilities",
     "execute",
     "parse_number",
 ]
@@ -125,6 +126,23 @@ def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
         if verdict:
             return verdict
     return None
+
+
+def executor_probabilities(verdict: Verdict, probabilities: dict[str, float]) -> dict[str, float]:
+    """The probabilities shown when the executor's verdict replaced the model's label: the
+    (operation, label)'s train precision, the executor's confidence in :func:`combine`, splits the
+    shown SUPPORTS + REFUTES mass; NOT ENOUGH INFO keeps its number."""
+    confidence = OP_PRECISION.get((verdict.op, verdict.label))
+    s, r = probabilities.get(SUPPORTS, 0.0), probabilities.get(REFUTES, 0.0)
+    if confidence is None or verdict.label not in (SUPPORTS, REFUTES):
+        return dict(probabilities)
+    other = REFUTES if verdict.label == SUPPORTS else SUPPORTS
+    out = dict(probabilities)
+    out[verdict.label], out[other] = (
+        round((s + r) * confidence, 6),
+        round((s + r) * (1 - confidence), 6),
+    )
+    return out
 
 
 def combine(verdict: Verdict | None, probabilities: dict[str, float], margin: float) -> bool:
