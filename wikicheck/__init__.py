@@ -11,7 +11,7 @@ from wikicheck.errors import (
 )
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element, Evidence
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     "Element",
