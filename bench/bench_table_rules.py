@@ -81,7 +81,7 @@ def main() -> None:
     command = "PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py " + " ".join(sys.argv[1:])
     print("reproduce: " + command)
     if args.write:
-        out = Path(__file__).resolve().parent.parent / "verifier" / PRECISION_FILE
+        out = Path(__file__).resolve().parent.parent / "wikicheck" / "verifier" / PRECISION_FILE
         record = {
             "measured_on": f"TabFact {args.part}: {len(chosen)} statements of {len(names)} tables",
             "command": command,

@@ -225,7 +225,9 @@ def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_progra
         Claim.from_dict(
             {"id": i, "claim": text, "evidence": [{"content": ["T_table_0"], "context": {}}]}
         )
-        for i, text in enumerate(["bob is older than ann", "bob is younger than ann", "Bob is 40."])
+        for i, text in enumerate(
+            ["bob is older than ann", "bob is younger than ann", "Bob likes tea."]
+        )
     ]
     store = FakeStore(_table_page())
     rows = verify_claims(v, claims, store=store, labels=2, table_executor=True,

@@ -156,7 +156,7 @@ def test_only_all_none():
     ],
 )
 def test_abstains_on_tables_it_cannot_read(cells):
-    for claim in ("there be 2 spouse of ann : bob, cy", "x have the highest text",
+    for claim in ("ann have 2 spouse of note : bob, cy", "x have the highest text",
                   "the total text be 3", "only x have text -"):  # fmt: skip
         assert execute(claim, cells) is None
 
@@ -308,3 +308,71 @@ def test_superlative_of_how_often_a_value_occurs():
     assert execute("the hawks be the opponent the least", GAMES).label == REFUTES
     # "at least" is a count's bound, not a superlative
     assert execute("the hawks be the opponent at least 3 time", GAMES).op == "count"
+
+
+def _headed_rows(title: str, rows: list[list[str]]) -> list:
+    """A scientific table: a header row, and a header cell heading each row (SEM-TAB-FACTS)."""
+    from wikicheck.indexer.convert.common import Cell, PageBuilder
+    from wikicheck.indexer.extract import extract_page
+
+    page = PageBuilder(title)
+    grid = [[Cell(v, is_header=r == 0 or c == 0) for c, v in enumerate(row)] for r, row in
+            enumerate(rows)]  # fmt: skip
+    page.table(grid)
+    return extract_page(page.build())
+
+
+SPECIES = _headed_rows(
+    "trials",
+    [
+        ["species", "temperature", "mortality"],
+        ["P. clarkii", "25", "12.5"],
+        ["P. monodon", "28", "30.1"],
+        ["P. japonicus", "31", "8.4"],
+        ["Total", "", "51.0"],
+    ],
+)
+
+
+def test_row_headers_name_rows_as_a_first_column_does():
+    # the rows' names are header cells: without them no row could be named
+    verdict = execute("P. clarkii has a mortality of 12.5", SPECIES)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "mortality[p. clarkii] = 12.5; claimed 12.5"
+    assert execute("P. monodon has a mortality of 8.4", SPECIES).label == REFUTES
+    assert execute("P. japonicus has the lowest mortality", SPECIES).label == SUPPORTS
+
+
+def test_shape_counts_the_tables_rows_columns_and_distinct_values():
+    assert _run("there are 4 players in the table") == ("shape", SUPPORTS)
+    assert _run("there are five different countries.") == ("shape", REFUTES)
+    assert execute("there are five different countries.", CELLS).program == (
+        "distinct(country) = 3; claimed 5 countries"
+    )
+    assert _run("there are 3 different types of country") == ("shape", SUPPORTS)
+    assert _run("there are 4 different countries") == ("shape", REFUTES)  # 4 rows, 3 countries
+    assert _run("the table has 3 columns") == ("shape", SUPPORTS)
+    assert _run("the table has 4 columns") == ("shape", REFUTES)
+    # a noun no header names: the rows (a total row is not one of them) or the columns
+    verdict = execute("there are 3 species in the given table.", SPECIES)
+    assert verdict.label == SUPPORTS
+    assert verdict.program == "rows = 3; columns = 3; claimed 3 species"
+    assert execute("there are 4 species in the given table.", SPECIES).label == REFUTES
+    assert execute("there are 5 trials in the given table.", SPECIES).label == REFUTES
+    # a table with no number still has a shape
+    notes = table_elements("t", [["note", "text"], ["x", "-"], ["y", ""]])
+    assert execute("there are 2 different notes", notes) == Verdict(
+        SUPPORTS, "shape", "distinct(note) = 2; claimed 2 notes"
+    )
+    # enumerations after the noun are not part of it
+    assert execute("There are 3 shrimps - P. clarkii, P. monodon and P. japonicus", SPECIES)
+
+
+def test_shape_leaves_counts_under_a_condition_to_count():
+    # "from usa", "with a score": conditions select rows; "usa players": a named value
+    assert _run("there be 2 player from usa") == ("count", SUPPORTS)
+    assert execute("there are 3 players with a score over 60", CELLS) is None or (
+        execute("there are 3 players with a score over 60", CELLS).op != "shape"
+    )
+    assert _run("there are 2 usa players") != ("shape", REFUTES)
+    assert _run("there are not 5 players") is None  # negated: the count would ignore the "not"

@@ -23,10 +23,11 @@ how a claim is grounded in them), the operations by what they compute (``ranking
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from wikicheck.model import REFUTES, SUPPORTS, Element
-from wikicheck.verifier.tables.counting import count, only_all_none
+from wikicheck.verifier.tables.counting import count, only_all_none, shape
 from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
 from wikicheck.verifier.tables.ranking import (
     aggregate,
@@ -60,6 +61,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "comparison": compare,
     "aggregate": aggregate,
     "only_all_none": only_all_none,
+    "shape": shape,
     "count": count,
     "same": same,
     "lookup": lookup,
@@ -71,7 +73,9 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
 #: Negation words; the operations in ``_READS_NO_NEGATION`` would answer the claim without its
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
-_READS_NO_NEGATION = frozenset({"superlative", "count", "same", "lookup", "match", "bound"})
+_READS_NO_NEGATION = frozenset(
+    {"superlative", "shape", "count", "same", "lookup", "match", "bound"}
+)
 
 
 #: Where each (operation, label)'s right/fired counts on TabFact *train* are kept; written by
@@ -105,11 +109,19 @@ def _load_precision() -> dict[tuple[str, str], float]:
 OP_PRECISION: dict[tuple[str, str], float] = _load_precision()
 
 
+#: A comma, semicolon or colon that ends a word ("Bern,"), and the claim's final full stop
+#: ("... is 1.34."), split off so that the word and the number read as a cell's (TabFact
+#: statements come tokenised; raw claims do not). Decimal points and thousands separators stay
+#: (a digit follows them), and so do full stops inside the claim ("P. clarkii", "26. ADAC", as
+#: the cells write them).
+_CLAUSE_PUNCTUATION = re.compile(r"(?<=\S\S)(?=[,;:](?:\s|$))|(?<=\S)(?=\.\s*$)")
+
+
 def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | None:
     grid = TableGrid.from_cells(cells)
     if not grid.rows or not grid.headers:
         return None  # an infobox (key/value rows, no column headers) has nothing to count or rank
-    toks = tokenize(claim)
+    toks = tokenize(_CLAUSE_PUNCTUATION.sub(" ", claim))
     return Claim(toks, set(toks), grid.mentions(toks)), grid
 
 

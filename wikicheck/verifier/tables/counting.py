@@ -1,18 +1,29 @@
-"""Operations that count rows: "there be N <value>" (with "more than", "at least", ...), and
-"only", "all" and "none" over the rows that share a value.
+"""Operations that count rows: "there be N <value>" (with "more than", "at least", ...), the
+table's own shape ("there are 5 parameters in the table"), and "only", "all" and "none" over the
+rows that share a value.
 """
 
 from __future__ import annotations
 
+import re
+
 from wikicheck.model import REFUTES, SUPPORTS
-from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict, mention_spans
+from wikicheck.verifier.tables.grid import (
+    ROW_HEADER_COLUMN,
+    Claim,
+    TableGrid,
+    Verdict,
+    mention_spans,
+)
 from wikicheck.verifier.tables.text import (
     LESS_WORDS,
     MORE_WORDS,
     RELATION_TEST,
+    STOP_WORDS,
     as_number,
     contains_span,
     relation_before,
+    stem,
     tokenize,
 )
 
@@ -64,6 +75,84 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
     return out
 
 
+#: "there are N <things>" / "the table has N <things>", the count first, then what is counted.
+_SHAPE_CLAIM = re.compile(
+    r"^(?:there (?:are|is|were|was|be)|(?:the )?(?:table|it)(?: \S+)? "
+    r"(?:has|have|contains?|shows?|lists?|includes?|consists of))"
+    r" (?:exactly |a total of )?(\S+) (?:(?:different|distinct|unique|types?|kinds?|of) )*"
+    r"(.+)$"
+)
+#: Where the table is named after the counted noun ("... in the given table"): not a condition.
+_IN_THE_TABLE = re.compile(
+    r"(?: (?:given|listed|mentioned|shown|presented|reported|used))?"
+    r"(?: (?:in|on) (?:the |this )?(?:given |above )?table(?: \S+)?)? ?[.,;]*$"
+)
+#: Where an enumeration of the counted things starts ("there are 2 types - A and B").
+_ENUMERATION = re.compile(r" (?:-|:|\(|i\.e|e\.g|such as|namely|like|viz|which are)( |$)")
+#: Words that make the counted noun a condition ("there are 3 wins in 2011"), not the table's
+#: own things: a count under a condition is the ``count`` operation's.
+_SHAPE_CONDITION = frozenset(
+    "in on at for with when where that which who whose from by than between under over per "
+    "during while if whereas".split()
+)
+_COLUMN_NOUNS = frozenset("column col head heading header".split())
+_ROW_NOUNS = frozenset("row entry record".split())
+
+
+def shape(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "there are N <things> (in the table)": how many rows, columns or distinct values of the
+    column the things name the table has.
+
+    Why a separate operation: scientific tables are described by their shape ("there are 5
+    parameters", "the table has three heads"), with nothing named that a row condition could
+    select; ``count`` counts the rows of a named value and abstains on these. What is counted
+    is read from the noun: columns, rows, the distinct values of the column whose header it
+    names, or, when it names no column, the rows or columns (a table lists its things in
+    one of the two), without a row of totals.
+    """
+    m = _SHAPE_CLAIM.match(" ".join(claim.tokens))
+    if m is None:
+        return None
+    n = as_number(m.group(1))
+    rest = _IN_THE_TABLE.sub("", m.group(2)).split()
+    # "there be 1 <thing> ..." and "only N" single out rows by a condition more often than not
+    if n is None or n != int(n) or not 1 < n <= 100 or not rest or rest[0] in _NOT_COUNT_AFTER:
+        return None
+    if set(rest) & _SHAPE_CONDITION:
+        return None
+    noun = _ENUMERATION.split(" ".join(rest), maxsplit=1)[0].split()
+    words = [stem(w) for w in noun if w not in STOP_WORDS]
+    if not words or any(as_number(w) is not None for w in noun):
+        return None
+    named = {tok for r, c in claim.mentions for tok in tokenize(t.rows[r][c])}
+    if named & set(noun):
+        return None  # "there are 3 democratic incumbents": a condition on a named value
+    columns = len({c for row in t.rows for c in row})
+    rows = [r for r, row in enumerate(t.rows) if not _is_total(t, r)]
+    if words[-1] in _COLUMN_NOUNS:
+        counts = {"columns": columns}
+    elif words[-1] in _ROW_NOUNS:
+        counts = {"rows": len(rows)}
+    else:
+        cols = t.header_columns(set(noun))
+        counts = {
+            f"distinct({t.headers[c]})": len({t.rows[r].get(c, "") for r in rows} - {""})
+            for c in cols
+        } or {"rows": len(rows), "columns": columns}
+    hit = next((k for k, v in counts.items() if v == n), None)
+    shown = "; ".join(f"{k} = {v}" for k, v in counts.items())
+    program = f"{shown}; claimed {int(n)} {' '.join(noun)}"
+    return Verdict(SUPPORTS if hit else REFUTES, "shape", program)
+
+
+#: Names of a row that sums or averages the others ("total", "mean"): not one of the things.
+_TOTAL_ROWS = frozenset("total totals all overall sum mean average".split())
+
+
+def _is_total(t: TableGrid, row: int) -> bool:
+    return bool(set(tokenize(t.name(row))) & _TOTAL_ROWS)
+
+
 def count(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "there be N <value> ...", "<value> more than N time": how many rows hold a named value."""
     if not claim.mentions or not claim.words & _COUNT_CUES:
@@ -76,8 +165,8 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     counts: dict[tuple[int, str], int] = {}
     for r, c in claim.mentions:
-        if t.rows[r][c] == t.headers.get(c):
-            continue  # a repeated header row is not a value
+        if t.rows[r][c] == t.headers.get(c) or c == ROW_HEADER_COLUMN:
+            continue  # a repeated header row is not a value, and a row's name is its own
         value = tokenize(t.rows[r][c])
         counts[(c, t.rows[r][c])] = sum(
             contains_span(tokenize(row.get(c, "")), value) for row in t.rows

@@ -36,6 +36,11 @@ class Verdict:
     program: str
 
 
+#: The column key of a table's row headers ("P. clarkii" heading a row of a scientific table):
+#: they name rows as a first column's cells do, so the operations read them as one.
+ROW_HEADER_COLUMN = -1
+
+
 @dataclass
 class TableGrid:
     """One table's cells as lower-cased rows under column headers (what the programs read)."""
@@ -61,9 +66,12 @@ class TableGrid:
         headers: dict[int, str] = {}
         by_row: dict[int, dict[int, str]] = {}
         for el in data:
-            by_row.setdefault(el.row or 0, {})[el.col] = " ".join(el.text.lower().split())
+            row = by_row.setdefault(el.row or 0, {})
+            row[el.col] = " ".join(el.text.lower().split())
             if el.col_header_texts and not infobox:
                 headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
+            if el.row_header_texts and not infobox:
+                row.setdefault(ROW_HEADER_COLUMN, " ".join(el.row_header_texts[-1].lower().split()))
         rows = [by_row[r] for r in sorted(by_row)]
         enough = 0.8 * max(1, len(rows))
         numeric = {
