@@ -376,3 +376,18 @@ def test_shape_leaves_counts_under_a_condition_to_count():
     )
     assert _run("there are 2 usa players") != ("shape", REFUTES)
     assert _run("there are not 5 players") is None  # negated: the count would ignore the "not"
+
+
+def test_raw_claims_are_read_without_their_clause_punctuation():
+    # "42100." and "usa," read as the cells' 42100 and usa; TabFact statements come tokenised
+    verdict = execute("The attendance for the game on august 4 was 42100.", GAMES)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert execute("The attendance for the game on august 4 was 42949.", GAMES).label == REFUTES
+    assert _run("tiger woods, of usa, score 70.") == ("lookup", SUPPORTS)
+    # a full stop inside the claim stays: cells write "P. clarkii" and "26. ADAC" with it
+    assert execute("P. monodon has a mortality of 30.1.", SPECIES).label == SUPPORTS
+
+
+def test_count_does_not_count_rows_by_their_own_name():
+    # every row header is its row's own: "P. clarkii" heads one row however often it is named
+    assert execute("there are 2 P. clarkii trials", SPECIES) is None
