@@ -391,3 +391,19 @@ def test_raw_claims_are_read_without_their_clause_punctuation():
 def test_count_does_not_count_rows_by_their_own_name():
     # every row header is its row's own: "P. clarkii" heads one row however often it is named
     assert execute("there are 2 P. clarkii trials", SPECIES) is None
+
+
+def test_a_general_two_column_table_is_not_read_as_an_infobox():
+    # a scientific table of names (row header cells) and one value column, typed "general"
+    terms = _headed_rows(
+        "terms",
+        [["term", "value"], ["alpha", "0.12"], ["beta", "0.40"], ["gamma", "0.33"]],
+    )
+    assert execute("there are 3 terms in the table.", terms).label == SUPPORTS
+    assert execute("beta has the highest value.", terms).label == SUPPORTS
+    assert execute("The value of gamma is 0.40.", terms).label == REFUTES
+    # the same key/value shape without a table type reads as an infobox: nothing to count
+    from dataclasses import replace
+
+    untyped = [replace(el, table_type=None) for el in terms]
+    assert execute("there are 3 terms in the table.", untyped) is None

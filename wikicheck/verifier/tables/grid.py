@@ -59,9 +59,15 @@ class TableGrid:
         if data:
             first = (data[0].page, data[0].table)
             data = [el for el in data if (el.page, el.table) == first]
+        # a key/value table without a type reads as an infobox; one typed "general" (a
+        # scientific table of names and descriptions) keeps its column headers
         infobox = bool(data) and (
             data[0].table_type == "infobox"
-            or (all(el.row_header_texts for el in data) and len({el.col for el in data}) == 1)
+            or (
+                data[0].table_type in (None, "")
+                and all(el.row_header_texts for el in data)
+                and len({el.col for el in data}) == 1
+            )
         )
         headers: dict[int, str] = {}
         by_row: dict[int, dict[int, str]] = {}
