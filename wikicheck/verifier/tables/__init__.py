@@ -1,13 +1,14 @@
 """A small program executor for table claims: what a 6-layer model reading a linearized table
 cannot compute (which row is the extreme one, how many rows share a value, sums, differences,
-ranks, "only"/"all"/"none", the table's own shape) is parsed from the claim into a program over the parsed table, run,
-and returned with its verdict and the program text (shown by ``verify``, written in predictions).
+ranks, "only"/"all"/"none", the table's own shape) is parsed from the claim into a program over
+the parsed table, run, and returned with its verdict and the program text (shown by ``verify``,
+written in predictions).
 
 Each operation answers only when it can ground the claim in the table: the rows it names (a cell,
-or a row's header cell, whose whole text occurs in the claim), the column it names (a header sharing its content words,
-or the only numeric column), the numbers it states. Otherwise it abstains (None). Tables without
-column headers (infoboxes: key/value rows), empty tables and non-numeric columns make it abstain,
-never raise.
+or a row's header cell, whose whole text occurs in the claim), the column it names (a header
+sharing its content words, or the only numeric column), the numbers it states. Otherwise it
+abstains (None). Tables without column headers (infoboxes: key/value rows), empty tables and
+non-numeric columns make it abstain, never raise.
 
 How a verdict is combined with the model is not decided here: each operation's precision on
 TabFact *train* statements, for each label it can give (``OP_PRECISION``, from the counts that

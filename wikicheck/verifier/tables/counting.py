@@ -88,7 +88,7 @@ _IN_THE_TABLE = re.compile(
     r"(?: (?:in|on) (?:the |this )?(?:given |above )?table(?: \S+)?)? ?[.,;]*$"
 )
 #: Where an enumeration of the counted things starts ("there are 2 types - A and B").
-_ENUMERATION = re.compile(r" (?:-|:|\(|i\.e|e\.g|such as|namely|like|viz|which are)( |$)")
+_ENUMERATION = re.compile(r" (?:-|:|\(|i\.e|e\.g|such as|namely|like|viz|which are)(?: |$)")
 #: Words that make the counted noun a condition ("there are 3 wins in 2011"), not the table's
 #: own things: a count under a condition is the ``count`` operation's.
 _SHAPE_CONDITION = frozenset(
@@ -139,7 +139,7 @@ def shape(claim: Claim, t: TableGrid) -> Verdict | None:
             f"distinct({t.headers[c]})": len({t.rows[r].get(c, "") for r in rows} - {""})
             for c in cols
         } or {"rows": len(rows), "columns": columns}
-    hit = next((k for k, v in counts.items() if v == n), None)
+    hit = n in counts.values()
     shown = "; ".join(f"{k} = {v}" for k, v in counts.items())
     program = f"{shown}; claimed {int(n)} {' '.join(noun)}"
     return Verdict(SUPPORTS if hit else REFUTES, "shape", program)
