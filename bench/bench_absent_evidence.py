@@ -41,6 +41,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
+from wikicheck.annotations import read_evidence_of  # noqa: E402
 
 DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
 NEI = "NOT ENOUGH INFO"
@@ -130,10 +131,10 @@ def build_absent_index(sources: list[str], removed: set[str], work: Path) -> tup
 
 def run_claims(claims: list, index_dir: str, out: Path, batch: int) -> list[dict]:
     """3-way rows (retrieval + verifier + checks) for ``claims``, cached in ``out``."""
+    from wikicheck.check import check_claims
     from wikicheck.indexer.stores import open_store
     from wikicheck.retriever.pipeline import Retriever
     from wikicheck.verifier.model import Verifier
-    from wikicheck.verifier.predict import verify_claims
 
     done = {}
     if out.exists():
@@ -148,7 +149,8 @@ def run_claims(claims: list, index_dir: str, out: Path, batch: int) -> list[dict
         with open(out, "a", encoding="utf-8") as fh:
             for i in range(0, len(todo), batch):
                 part = todo[i : i + batch]
-                rows = verify_claims(verifier, part, store=store, retriever=retriever, labels=3)
+                results = check_claims(part, store=store, verifier=verifier, retriever=retriever)
+                rows = [r.to_row(details=False) for r in results]
                 for c, row in zip(part, rows):
                     row["gold_label"] = c.label
                     fh.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -169,8 +171,8 @@ def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list
     similarities = _similarities(rows, store)
     out = []
     for row, similarity in zip(rows, similarities):
-        found = store.get(row["evidence_in_window"])
-        elements = [found[i] for i in row["evidence_in_window"] if i in found]
+        found = store.get(read_evidence_of(row))
+        elements = [found[i] for i in read_evidence_of(row) if i in found]
         model_label = row.get("label_before_checks", row["predicted_label"])
         new = {k: v for k, v in row.items() if k != "label_before_checks"}
         new["predicted_label"] = model_label
@@ -187,7 +189,7 @@ def _similarities(rows: list[dict], store) -> list[float | None]:
     """Each row's retrieval similarity (the best dense cosine of its first five evidence items):
     cached in the row, else embedded again with the retriever's encoder."""
     cached = [((r.get("sufficiency") or {}).get("features") or {}).get("similarity") for r in rows]
-    todo = [i for i, c in enumerate(cached) if c is None and rows[i]["evidence_in_window"]]
+    todo = [i for i, c in enumerate(cached) if c is None and read_evidence_of(rows[i])]
     if not todo:
         return cached
     from wikicheck.retriever.pipeline import Retriever
@@ -195,8 +197,8 @@ def _similarities(rows: list[dict], store) -> list[float | None]:
     reranker = Retriever(store).reranker
     for start in range(0, len(todo), 64):
         part = todo[start : start + 64]
-        found = store.get([e for i in part for e in rows[i]["evidence_in_window"][:5]])
-        tops = [[found[e] for e in rows[i]["evidence_in_window"][:5] if e in found] for i in part]
+        found = store.get([e for i in part for e in read_evidence_of(rows[i])[:5]])
+        tops = [[found[e] for e in read_evidence_of(rows[i])[:5] if e in found] for i in part]
         elements = list({el.id: el for top in tops for el in top}.values())
         vecs, claim_vecs = reranker.embed(elements, [rows[i]["claim"] for i in part])
         at = {el.id: n for n, el in enumerate(elements)}
@@ -232,8 +234,8 @@ def _kind_filter(kind: str, absent_index: str, present_index: str):
               "present": open_store(index_dir=present_index)}  # fmt: skip
 
     def keep(row: dict, which: str) -> bool:
-        found = stores[which].get(row["evidence_in_window"])
-        is_table = table_evidence([found[i] for i in row["evidence_in_window"] if i in found])
+        found = stores[which].get(read_evidence_of(row))
+        is_table = table_evidence([found[i] for i in read_evidence_of(row) if i in found])
         return is_table == (kind == "table")
 
     return keep
@@ -366,7 +368,7 @@ def main(argv: list[str] | None = None) -> dict:
                 kind_keep = keep
 
                 def keep(row, which):  # noqa: E306 - the kind filter plus "gold page read"
-                    read = {parse_id(i).page for i in row["evidence_in_window"]}
+                    read = {parse_id(i).page for i in read_evidence_of(row)}
                     found = bool(read & gold[str(row["id"])])
                     return kind_keep(row, which) and (which == "absent" or found)
 

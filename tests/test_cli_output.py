@@ -36,9 +36,15 @@ def _hit(text: str, n: int = 0):
 
 
 def _verify_row(text: str) -> dict:
-    ev = {"id": "P_sentence_0", "page": text, "sections": [text], "headers": [text], "text": text}
+    ev = {
+        "id": "P_sentence_0",
+        "page": text,
+        "section_names": [text],
+        "headers": [text],
+        "text": text,
+    }
     return {"claim": text, "predicted_label": "SUPPORTS", "probabilities": {"SUPPORTS": 0.9},
-            "evidence": [ev], "evidence_in_window": ["P_sentence_0"]}  # fmt: skip
+            "evidence": [ev], "read_evidence": ["P_sentence_0"], "shown_evidence": ["P_sentence_0"]}  # fmt: skip
 
 
 @pytest.mark.parametrize("text", NASTY)
@@ -109,6 +115,14 @@ def test_the_rate_counts_from_the_first_report_not_from_the_start():
     assert meter(5_128) == "32.0 claims/s"
 
 
+def _shown_by_the_pipeline(row: dict) -> dict:
+    """``shown_evidence`` as :func:`wikicheck.check.decide` sets it (the panel shows those)."""
+    from wikicheck.retriever.display import shown
+
+    picked = shown(row["evidence"], lambda ev: ev.get("score"), lambda ev: ev["type"])
+    return dict(row, shown_evidence=[ev["id"] for ev in picked])
+
+
 def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
     from wikicheck.cli.verifier import _panel
     from wikicheck.retriever.display import MAX_SHOWN
@@ -118,7 +132,7 @@ def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
         dict(row["evidence"][0], id=f"P_cell_0_{i}_1", type="cell", score=1.0) for i in range(30)
     ]
     row["probabilities"] = {"SUPPORTS": 0.81, "REFUTES": 0.1, "NOT ENOUGH INFO": 0.09}
-    _panel(row)
+    _panel(_shown_by_the_pipeline(row))
     out = capsys.readouterr().out
     assert out.count("P_cell_0_") == MAX_SHOWN and f"... {30 - MAX_SHOWN} more" in out
     # relevance decides, not a count: two close items and a far tail show two
@@ -126,7 +140,7 @@ def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
         dict(row["evidence"][0], id=f"P_cell_0_{i}_1", type="cell", score=s)
         for i, s in enumerate([2.0, 1.9, 0.9, 0.8, 0.7])
     ]
-    _panel(row)
+    _panel(_shown_by_the_pipeline(row))
     out = capsys.readouterr().out
     assert out.count("P_cell_0_") == 2 and "... 3 more" in out
     assert out.count("SUPPORTS") == 1 and "SUPPORTS 0.81" in out and "REFUTES 0.10" in out

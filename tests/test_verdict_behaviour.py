@@ -17,20 +17,24 @@ from wikicheck.model import NEI, REFUTES, SUPPORTS
 @pytest.fixture(scope="module")
 def verify(tmp_path_factory):
     from wikicheck.annotations import Claim
+    from wikicheck.check import CheckOptions, check_claims
     from wikicheck.indexer.stores import open_store
     from wikicheck.retriever.pipeline import Retriever
     from wikicheck.verifier.model import Verifier
-    from wikicheck.verifier.predict import verify_claims
 
     store = open_store(index_dir=str(build_web_index(tmp_path_factory.mktemp("behaviour"))))
     retriever = Retriever(store)
     verifier = Verifier.load()
 
     def run(claim: str, labels: int = 3) -> dict:
-        (row,) = verify_claims(
-            verifier, [Claim(id=1, claim=claim)], store=store, retriever=retriever, labels=labels
+        (result,) = check_claims(
+            [Claim(id=1, claim=claim)],
+            store=store,
+            verifier=verifier,
+            retriever=retriever,
+            options=CheckOptions(labels=labels),
         )
-        return row
+        return result.to_row()
 
     yield run
     store.close()

@@ -170,7 +170,7 @@ def test_gold_table_id_expands_to_the_whole_table_and_missing_ids_are_reported()
 def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_path):
     import json
 
-    from wikicheck.verifier.predict import predict_file
+    from wikicheck.check import CheckOptions, check_file
 
     path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
     v = Verifier.load(path, device="cpu", max_length=64)
@@ -187,9 +187,10 @@ def test_predict_file_with_gold_evidence_writes_official_rows_and_resumes(tmp_pa
     claims.write_text("".join(json.dumps(r) + "\n" for r in rows[:2]))
     out = tmp_path / "pred.jsonl"
     store = FakeStore(_table_page())
-    s1 = predict_file(v, str(claims), str(out), store=store, labels=2, batch_size=2)
+    opts = CheckOptions(labels=2, evidence="oracle", batch_size=2)
+    s1 = check_file(str(claims), str(out), store=store, verifier=v, options=opts)
     claims.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    s2 = predict_file(v, str(claims), str(out), store=store, labels=2, batch_size=2)
+    s2 = check_file(str(claims), str(out), store=store, verifier=v, options=opts)
     assert (s1.predicted, s2.predicted, s2.already_done) == (2, 1, 2)
     got = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in got] == [0, 1, 2]
@@ -213,11 +214,18 @@ def _executor_verifier(tmp_path, monkeypatch) -> Verifier:
     )
 
 
+def _oracle_rows(verifier, claims, store, **options) -> list[dict]:
+    """``predict --gold-evidence --labels 2`` rows (:mod:`wikicheck.check`)."""
+    from wikicheck.check import CheckOptions, check_claims
+
+    opts = CheckOptions(labels=2, evidence="oracle", **options)
+    return [r.to_row() for r in check_claims(claims, store=store, verifier=verifier, options=opts)]
+
+
 def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_program(
     tmp_path, monkeypatch
 ):
     from wikicheck.annotations import Claim
-    from wikicheck.verifier.predict import verify_claims
 
     v = _executor_verifier(tmp_path, monkeypatch)
     assert v.executor_margin is None  # an uncalibrated checkpoint: executor off by default
@@ -230,22 +238,20 @@ def test_table_executor_overrides_by_the_calibrated_margin_and_writes_its_progra
         )
     ]
     store = FakeStore(_table_page())
-    rows = verify_claims(v, claims, store=store, labels=2, table_executor=True,
-                         executor_margin=float("-inf"))  # fmt: skip
+    rows = _oracle_rows(v, claims, store, table_executor=True, executor_margin=float("-inf"))
     assert [r.get("rule") for r in rows] == ["comparison", "comparison", None]
     assert [r["predicted_label"] for r in rows[:2]] == [SUPPORTS, REFUTES]
     assert rows[0]["program"] == "age[bob] > age[ann]: 40 > 30"
     assert rows[0]["rule_applied"] and rows[1]["rule_label"] == REFUTES
     # a margin the executor cannot reach: the program is still shown, the model's label stays
-    never = verify_claims(v, claims, store=store, labels=2, table_executor=True,
-                          executor_margin=float("inf"))  # fmt: skip
+    never = _oracle_rows(v, claims, store, table_executor=True, executor_margin=float("inf"))
     assert [r["rule_applied"] for r in never[:2]] == [False, False]
-    model_only = verify_claims(v, claims, store=store, labels=2)
+    model_only = _oracle_rows(v, claims, store)
     assert all("rule" not in r for r in model_only)
     assert [r["predicted_label"] for r in never] == [r["predicted_label"] for r in model_only]
     # a calibrated checkpoint turns it on by default
     v.executor_margin = float("-inf")
-    assert verify_claims(v, claims[:1], store=store, labels=2)[0]["rule_applied"]
+    assert _oracle_rows(v, claims[:1], store)[0]["rule_applied"]
 
 
 def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
@@ -256,7 +262,7 @@ def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
     from wikicheck.annotations import Claim
     from wikicheck.evaluation.recipe import Recipe
     from wikicheck.evaluation.run import predict_claims
-    from wikicheck.verifier.predict import executor_margin_for, verify_claims
+    from wikicheck.verifier.predict import executor_margin_for
 
     v = _executor_verifier(tmp_path, monkeypatch)
     inf = float("inf")
@@ -279,7 +285,8 @@ def test_one_executor_rule_for_predict_and_evaluate(tmp_path, monkeypatch):
     assert [r["rule"] for r in rows] == ["comparison", "comparison"]
     assert [r["predicted_label"] for r in rows] == [SUPPORTS, REFUTES]
     assert all(r["rule_applied"] for r in rows)
-    same = verify_claims(v, claims, store=store, labels=2)
+    same = _oracle_rows(v, claims, store)
+    assert same == [{k: v for k, v in r.items() if k != "latency_ms"} for r in rows]
     assert [r["predicted_label"] for r in same] == [r["predicted_label"] for r in rows]
     recipe.verifier = {"table_executor": False}
     assert all("rule" not in r for r in predict_claims(recipe, claims, store, verifier=v))

@@ -42,7 +42,24 @@ __all__ = [
     "write_jsonl",
     "ResumableWriter",
     "write_submission",
+    "read_evidence_of",
+    "FORMER_FIELD_NAMES",
 ]
+
+#: Prediction-row fields written under other names before 0.6 (new name: former names). Rows
+#: are written with the new names only; readers go through :func:`read_evidence_of`.
+FORMER_FIELD_NAMES = {"read_evidence": ("evidence_in_window", "verifier_used", "used_evidence")}
+
+
+def read_evidence_of(row: dict[str, Any]) -> list[str]:
+    """The ids the verifier read, from a row of any version (``read_evidence`` or a former
+    name); empty when the row has none."""
+    for name in ("read_evidence", *FORMER_FIELD_NAMES["read_evidence"]):
+        value = row.get(name)
+        if isinstance(value, list):
+            return value
+    return []
+
 
 _LABELS = frozenset(LABELS)
 

@@ -60,7 +60,6 @@ from wikicheck.errors import (
 )
 from wikicheck.ids import parse_id
 from wikicheck.indexer.stores.base import Exact, free_text_query, tokens
-from wikicheck.verifier.confidence import abstain
 from wikicheck.web import router as page_router
 
 __all__ = ["create_app", "Limits", "Services"]
@@ -273,16 +272,16 @@ async def verify(request: Request, body: VerifyRequest) -> VerifyResponse:
     """Retrieve evidence for the claim and classify it: label, probabilities, evidence."""
     st = _state(request)
     services = st.ready()
-    result = await st.run_one(("verify", Depth.of(body), body.labels), body.claim, services)
-    if not body.min_confidence:
-        return result
-    return VerifyResponse(**abstain(result.model_dump(), body.min_confidence))
+    key = ("verify", Depth.of(body), body.labels, body.min_confidence, body.evidence is not None)
+    return await st.run_one(key, (body.claim, body.evidence), services)
 
 
 @_routes.post("/verify/batch", response_model=VerifyBatchResponse, tags=["verdicts"])
 async def verify_batch(request: Request, body: VerifyBatchRequest) -> VerifyBatchResponse:
     """Verdicts for up to ``--max-batch`` claims, in request order."""
-    results = await _batch(request, body.claims, verify_many, Depth.of(body), body.labels)
+    results = await _batch(
+        request, body.claims, verify_many, Depth.of(body), body.labels, 0.0, body.evidence
+    )
     return VerifyBatchResponse(results=results)
 
 
@@ -348,10 +347,12 @@ async def page(
     )
 
 
-def _run_batch(services: Services, key: tuple, claims: list[str]) -> list:
+def _run_batch(services: Services, key: tuple, claims: list) -> list:
     if key[0] == "retrieve":
         return retrieve_many(services, claims, key[1])
-    return verify_many(services, claims, key[1], key[2])
+    texts = [claim for claim, _ in claims]
+    evidence = [ids for _, ids in claims] if key[4] else None
+    return verify_many(services, texts, key[1], key[2], key[3], evidence)
 
 
 def _page(store: Any, title: str) -> tuple[Any, list]:

@@ -10,20 +10,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from wikicheck.annotations import Claim, EvidenceSet
 from wikicheck.api.models import EvidenceOut, RetrieveResponse, VerifyResponse
-from wikicheck.ids import CELL_LIKE_TYPES
+from wikicheck.check import CheckOptions, check_claims, gather
 from wikicheck.indexer.stores import open_store
 from wikicheck.indexer.stores.base import Store
-from wikicheck.model import Evidence
 from wikicheck.retriever.config import RetrieverConfig
-from wikicheck.retriever.display import shown
 from wikicheck.retriever.pipeline import Retriever
 from wikicheck.verifier.model import Verifier
-from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
-from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = ["Services", "Depth", "Coalescer", "load_services", "retrieve_many", "verify_many"]
 
@@ -144,102 +141,63 @@ def _variant(base: Any, config: Any) -> Any:
     return variant
 
 
-def _evidence_list(result: Any) -> list[Evidence]:
-    items = result if isinstance(result, list) else getattr(result, "evidence", result)
-    return [ev if isinstance(ev, Evidence) else Evidence(ev) for ev in items]
+def _claims(texts: Sequence[str], evidence: Sequence[list[str]] | None = None) -> list[Claim]:
+    if evidence is None:
+        return [Claim(id=None, claim=t) for t in texts]
+    return [
+        Claim(id=None, claim=t, evidence=[EvidenceSet(list(ids))])
+        for t, ids in zip(texts, evidence, strict=True)
+    ]
 
 
-def _trim(evidence: list[Evidence], depth: Any) -> list[Evidence]:
-    """Apply k_sentences / k_cells even if the retriever returned more (budgets by type)."""
-    k_sent, k_cells = depth.k_sentences, depth.k_cells
-    if k_sent is None and k_cells is None:
-        return evidence
-    out, n_sent, n_cells = [], 0, 0
-    for ev in evidence:
-        if ev.element.type in CELL_LIKE_TYPES:
-            if k_cells is not None and n_cells >= k_cells:
-                continue
-            n_cells += 1
-        else:
-            if k_sent is not None and n_sent >= k_sent:
-                continue
-            n_sent += 1
-        out.append(ev)
-    return out
-
-
-def _retrieve(
-    services: Services, claims: Sequence[str], depth: Any
-) -> list[tuple[list[Evidence], list[str]]]:
-    """Each claim's evidence (trimmed to ``depth``) and its ``predicted_evidence``: the ids the
-    retriever's evidence selection keeps, as ``predict`` and ``retrieve`` write them."""
-    retriever = services.retriever_for(depth)
-    batch = getattr(retriever, "retrieve_batch", None)
-    results = batch(list(claims)) if batch is not None else [retriever.retrieve(c) for c in claims]
-    out = []
-    for r in results:
-        evs = _trim(_evidence_list(r), depth)
-        selected = getattr(r, "predicted_evidence", None)  # a plain list of evidence has none
-        if selected is None:
-            out.append((evs, [ev.id for ev in evs]))
-        else:
-            kept = {ev.id for ev in evs}
-            out.append((evs, [i for i in selected if i in kept]))
-    return out
+def _options(depth: Any, labels: int = 3) -> CheckOptions:
+    return CheckOptions(labels=labels, k_sentences=depth.k_sentences, k_cells=depth.k_cells)
 
 
 def retrieve_many(services: Services, claims: Sequence[str], depth: Any) -> list[RetrieveResponse]:
-    """Evidence for each claim, in order (runs in a worker thread)."""
+    """Evidence for each claim, in order (runs in a worker thread): the pipeline's gather stage
+    (:func:`wikicheck.check.gather`), as ``verify`` and ``predict`` retrieve."""
+    retriever = services.retriever_for(depth)
+    gathered = gather(_claims(claims), services.store, retriever, _options(depth))
     return [
         RetrieveResponse(
-            claim=claim,
-            predicted_evidence=predicted,
-            evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
+            claim=g.claim.claim,
+            predicted_evidence=g.predicted_evidence,
+            evidence=[EvidenceOut.of_evidence(ev) for ev in g.evidence],
         )
-        for claim, (evs, predicted) in zip(claims, _retrieve(services, claims, depth))
+        for g in gathered
     ]
 
 
 def verify_many(
-    services: Services, claims: Sequence[str], depth: Any, labels: int
+    services: Services,
+    claims: Sequence[str],
+    depth: Any,
+    labels: int,
+    min_confidence: float = 0.0,
+    evidence: Sequence[list[str]] | None = None,
 ) -> list[VerifyResponse]:
-    """Retrieve, then classify each claim on its evidence (runs in a worker thread).
+    """Verdicts for each claim, in order (runs in a worker thread), from the one pipeline
+    (:func:`wikicheck.check.check_claims`) that ``predict``, ``verify`` and ``evaluate`` run.
 
-    ``Verifier.predict`` takes ``(claim, evidence best-first)`` pairs and returns predictions
-    with ``label``, ``probabilities`` (all three labels; NOT ENOUGH INFO 0 when ``labels=2``)
-    and ``used`` (the evidence ids inside the model window).
-    """
+    ``evidence``: per claim, the ids to verify against (the oracle setting); else retrieved."""
     if services.verifier is None:
         from fastapi import HTTPException
 
         raise HTTPException(501, "this server was started without a verifier (--no-verifier)")
-    retrieved = _retrieve(services, claims, depth)
-    evidence = [evs for evs, _ in retrieved]
-    predictions = services.verifier.predict(list(zip(claims, evidence)), labels=labels)
-    margin = executor_margin_for(services.verifier, oracle=False)  # /verify retrieves
-    out = []
-    for claim, (evs, predicted), pred in zip(claims, retrieved, predictions):
-        row: dict[str, Any] = {
-            "predicted_label": pred.label,
-            "probabilities": {k: float(v) for k, v in pred.probabilities.items()},
-        }
-        if margin is not None:  # the table program executor, by predict's rule
-            verdict = table_verdict(claim, [ev.element for ev in evs], services.store)
-            apply_table_verdict(row, verdict, margin, pred.model_probabilities)
-        apply_evidence_checks(row, claim, evs, labels=labels, store=services.store, used=pred.used)
-        out.append(
-            VerifyResponse(
-                claim=claim,
-                predicted_evidence=predicted,
-                evidence=[EvidenceOut.of_evidence(ev) for ev in evs],
-                shown_evidence=[
-                    ev.id for ev in shown(evs, lambda ev: ev.score, lambda ev: ev.element.type)
-                ],
-                used_evidence=list(pred.used),
-                **row,
-            )
-        )
-    return out
+    options = replace(
+        _options(depth, labels),
+        min_confidence=min_confidence,
+        evidence="retrieved" if evidence is None else "oracle",
+    )
+    results = check_claims(
+        _claims(claims, evidence),
+        store=services.store,
+        verifier=services.verifier,
+        retriever=services.retriever_for(depth) if evidence is None else None,
+        options=options,
+    )
+    return [VerifyResponse.of_result(r) for r in results]
 
 
 def load_services(

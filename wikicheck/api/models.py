@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from wikicheck.common.settings import (
     Flag,
@@ -184,8 +184,35 @@ class RetrieveBatchRequest(_Depth):
     )
 
 
+#: Most evidence ids one claim may bring (``evidence`` of ``/verify``): a whole table is one id.
+MAX_EVIDENCE_IDS = 200
+
+
+def _element_ids(ids: list[str]) -> list[str]:
+    # An id outside the FEVEROUS grammar is a 422 naming it, not an empty lookup.
+    from wikicheck.ids import parse_id
+
+    for i in ids:
+        parse_id(i)
+    return ids
+
+
+_EvidenceIds = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=MAX_CLAIM_CHARS)]],
+    Field(min_length=1, max_length=MAX_EVIDENCE_IDS),
+    AfterValidator(_element_ids),
+]
+
+
 class VerifyRequest(_Depth):
     claim: _Claim
+    evidence: _EvidenceIds | None = Field(
+        None,
+        description="Element ids to verify against instead of retrieving (the oracle setting "
+        "of `wikicheck predict --gold-evidence`: a table id such as `Page_table_0` stands for "
+        "the whole table). Ids the index lacks are listed in `missing_gold`.",
+        examples=[["Aarhus_sentence_0"]],
+    )
     labels: Literal[2, 3] = Field(
         3,
         description="3: SUPPORTS / REFUTES / NOT ENOUGH INFO; 2: SUPPORTS / REFUTES only "
@@ -204,6 +231,20 @@ class VerifyBatchRequest(_Depth):
         min_length=1, description="Claims to verify (at most --max-batch)."
     )
     labels: Literal[2, 3] = 3
+    evidence: list[_EvidenceIds] | None = Field(
+        None,
+        description="Per claim, in order, the element ids to verify against instead of "
+        "retrieving (as `evidence` of /verify); as many lists as claims.",
+    )
+
+    @model_validator(mode="after")
+    def _one_evidence_list_per_claim(self) -> VerifyBatchRequest:
+        if self.evidence is not None and len(self.evidence) != len(self.claims):
+            raise ValueError(
+                f"evidence: {len(self.evidence)} lists for {len(self.claims)} claims; give one "
+                "list of ids per claim, in order"
+            )
+        return self
 
 
 class ElementOut(BaseModel):
@@ -267,8 +308,14 @@ class VerifyResponse(BaseModel):
         description="The ids a person is shown first: items close to the best one's "
         "relevance, at most 8, header cells only through the cells they head.",
     )
-    used_evidence: list[str] = Field(
+    read_evidence: list[str] = Field(
         [], description="Evidence ids that were inside the verifier's input window."
+    )
+    used_evidence: list[str] = Field(
+        [],
+        deprecated=True,
+        description="The same as read_evidence, under its former name (kept for readers of "
+        "0.5 responses).",
     )
     # The table program executor's answer, as in prediction rows (verifier.predict); absent
     # when it did not run (no calibrated margin in the checkpoint) or found nothing to compute.
@@ -296,11 +343,27 @@ class VerifyResponse(BaseModel):
     label_before_checks: str | None = Field(
         None, description="The label before the evidence checks changed it."
     )
+    missing_gold: list[str] | None = Field(
+        None, description="Ids given as `evidence` that the index lacks (they were not read)."
+    )
     model_probabilities: dict[str, float] | None = Field(
         None,
         description="The probabilities before the evidence checks or the table executor changed "
         "the label (``probabilities`` then describe the answer given).",
     )
+
+    @classmethod
+    def of_result(cls, result: Any) -> VerifyResponse:
+        """The response for a :class:`wikicheck.check.CheckResult`: its row, with the evidence
+        as :class:`EvidenceOut` (every element field)."""
+        row = result.to_row(details=False)
+        row.pop("id", None)
+        row.pop("no_evidence", None)
+        evidence = [
+            EvidenceOut.of_evidence(x if isinstance(x, Evidence) else Evidence(x))
+            for x in result.evidence
+        ]
+        return cls(**row, evidence=evidence, used_evidence=row["read_evidence"])
 
 
 class VerifyBatchResponse(BaseModel):

@@ -193,7 +193,7 @@ def verifier_options(f):
 
 
 def _executor_args(table_executor: bool | None, table_rules: bool) -> dict:
-    """The executor arguments of ``verify_claims``/``predict_file``."""
+    """The executor settings of :class:`wikicheck.check.CheckOptions`."""
     if not table_rules:
         return {"table_executor": table_executor}
     import warnings
@@ -234,37 +234,30 @@ def verify(
     if not claim.strip():
         raise click.BadParameter("the claim is blank: give the sentence to check",
                                  param_hint="CLAIM")  # fmt: skip
+    from wikicheck.check import CheckOptions, check_claims
     from wikicheck.retriever.pipeline import Retriever
-    from wikicheck.verifier.confidence import abstain
     from wikicheck.verifier.model import Verifier
-    from wikicheck.verifier.predict import verify_claims
 
     settings = resolve_settings()
     verifier = settings.verifier
+    options = CheckOptions(
+        labels=verifier.labels,
+        batch_size=claims_per_batch,
+        min_confidence=min_confidence,
+        **_executor_args(verifier.table_executor, table_rules),
+    )
     with closing(open_store_from_options(index_dir, es_url)) as store:
         retriever = Retriever(store, settings.retriever)
         v = Verifier.load(verifier.model or None, **verifier.load_kwargs())
-        (row,) = verify_claims(
-            v,
+        (result,) = check_claims(
             [Claim(id=None, claim=claim)],
             store=store,
+            verifier=v,
             retriever=retriever,
-            labels=verifier.labels,
-            batch_size=claims_per_batch,
-            details=True,
-            **_executor_args(verifier.table_executor, table_rules),
+            options=options,
         )
-    row = abstain(row, min_confidence)
+    row = result.to_row()
     if wants_json(as_json):
-        # as /verify answers: the full list for programs, the ids a person is shown beside it
-        from wikicheck.retriever.display import shown as relevant
-
-        row["shown_evidence"] = [
-            ev["id"]
-            for ev in relevant(
-                row["evidence"], lambda ev: ev.get("score"), lambda ev: ev.get("type", "")
-            )
-        ]
         write_json(row)
     else:
         _panel(row)
@@ -276,8 +269,6 @@ def _panel(row) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from wikicheck.retriever.display import shown as relevant
-
     label = row["predicted_label"]
     colour = {"SUPPORTS": "green", "REFUTES": "red"}.get(label, "yellow")
     probs = row["probabilities"]
@@ -286,10 +277,11 @@ def _panel(row) -> None:
     table.add_column("read")
     table.add_column("evidence (best first)")
     table.add_column("context")
-    inside = set(row["evidence_in_window"])
-    shown = relevant(row["evidence"], lambda ev: ev.get("score"), lambda ev: ev.get("type", ""))
+    inside = set(row["read_evidence"])
+    chosen = set(row["shown_evidence"])
+    shown = [ev for ev in row["evidence"] if ev["id"] in chosen]
     for ev in shown:
-        context = " > ".join([ev["page"], *ev["sections"]])
+        context = " > ".join([ev["page"], *ev["section_names"]])
         if ev["headers"]:
             context += " | " + " ; ".join(ev["headers"])
         cell = Text.assemble((ev["id"], "dim"), "\n", ev["text"])
@@ -319,6 +311,8 @@ def _checks_note(row) -> str:
         lines.append(f"evidence judged insufficient: it does not cover {missing}")
     for c in (check.get("numbers") or {}).get("conflicts") or []:
         lines.append(f"number check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
+    if row.get("abstained"):
+        lines.append(f"below --min-confidence: the answer was {row['answer_below_confidence']}")
     if row.get("label_before_checks"):
         lines.append(f"the model alone said {row['label_before_checks']}")
     return "\n".join(lines)
@@ -372,28 +366,32 @@ def predict(claims, output, gold_evidence, overwrite, semtab_xml, semtab_templat
     """
     if semtab_xml and not semtab_template:
         raise click.UsageError("--semtab-xml needs --semtab-template (the task's input XML)")
+    from wikicheck.check import CheckOptions, check_file
     from wikicheck.retriever.batch import count_rows
     from wikicheck.retriever.pipeline import Retriever
     from wikicheck.verifier.model import Verifier
-    from wikicheck.verifier.predict import predict_file
 
     settings = resolve_settings()
     verifier = settings.verifier
+    options = CheckOptions(
+        labels=verifier.labels,
+        evidence="oracle" if gold_evidence else "retrieved",
+        batch_size=claims_per_batch,
+        **_executor_args(verifier.table_executor, table_rules),
+    )
     store = open_store_from_options(index_dir, es_url)
     with closing(store):
         retriever = None if gold_evidence else Retriever(store, settings.retriever)
         v = Verifier.load(verifier.model or None, **verifier.load_kwargs())
         with claims_progress("predicting", count_rows(claims)) as update:
-            summary = predict_file(
-                v,
+            summary = check_file(
                 claims,
                 output,
                 store=store,
+                verifier=v,
                 retriever=retriever,
-                labels=verifier.labels,
-                batch_size=claims_per_batch,
+                options=options,
                 resume=not overwrite,
-                **_executor_args(verifier.table_executor, table_rules),
                 progress=update,
             )
     render_batch_summary(summary.to_dict(), "predicted", output, as_json)

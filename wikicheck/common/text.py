@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import TypeVar
 
-__all__ = ["STOPWORDS", "distinct", "content_words"]
+__all__ = ["STOPWORDS", "FUNCTION_WORDS", "distinct", "content_words"]
 
 T = TypeVar("T")
 
@@ -26,6 +26,14 @@ STOPWORDS = frozenset(
     than too very s t can will just don should now is are was were be been being have has had
     having do does did doing i me my we our you your he him his she her it its they them their
     what which who whom this that these those am would could also as""".split()
+)
+#: Function words that never make a cell evidence of a "table given" claim: they occur in most
+#: statements and many cells (``wikicheck.verifier.predict.table_given_elements``; the
+#: SEM-TAB-FACTS task B figures are measured with this list).
+FUNCTION_WORDS = frozenset(
+    "a an the and or but nor of in on at to for from by with as is are was were be been being "
+    "it its this that these those there than then which who whom whose what when where how "
+    "not no has have had do does did will would can could may might shall should".split()
 )
 _WORD = re.compile(r"\w+")
 

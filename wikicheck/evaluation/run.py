@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from wikicheck.annotations import Claim, Prediction, iter_claims, write_jsonl
+from wikicheck.check import CheckOptions, EvidenceMode, check_claims, evidence_detail, gather
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
 from wikicheck.evaluation.recipe import Recipe
@@ -29,7 +30,6 @@ from wikicheck.indexer.convert import convert
 from wikicheck.indexer.pipeline import index_sources, source_fingerprint
 from wikicheck.indexer.readers import open_reader
 from wikicheck.indexer.stores import open_store
-from wikicheck.indexer.stores.base import tokens
 from wikicheck.retriever.config import RetrieverConfig
 from wikicheck.retriever.pipeline import Retriever
 from wikicheck.scoring import semtab
@@ -37,11 +37,8 @@ from wikicheck.scoring.calibration import add_calibration
 from wikicheck.scoring.feverous import score_pairs
 from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_labels_only
 from wikicheck.skips import SkipLog
-from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import Verifier
-from wikicheck.verifier.predict import apply_table_verdict, executor_margin_for, table_verdict
 from wikicheck.verifier.settings import VerifierSettings
-from wikicheck.verifier.sufficiency import apply_evidence_checks
 
 __all__ = [
     "run_recipe",
@@ -134,82 +131,6 @@ def _build_or_reuse(recipe: Recipe, sources: list[str], store: Any, progress: Pr
 # -- prediction ------------------------------------------------------------------------------
 
 
-def _oracle_ids(claim: Claim) -> list[str]:
-    """The first gold evidence set, in annotation order (what an oracle run verifies against)."""
-    return list(claim.evidence[0].content) if claim.evidence else []
-
-
-def _evidence_row(el: Any) -> dict[str, Any]:
-    return {"id": el.id, "type": el.type, "page": el.page, "text": el.text,
-            "context": list(el.context), "section_names": el.section_names,
-            "headers": el.row_header_texts + el.col_header_texts}  # fmt: skip
-
-
-def _batches(items: Sequence[Claim], size: int) -> Iterator[list[Claim]]:
-    for i in range(0, len(items), size):
-        yield list(items[i : i + size])
-
-
-# Function words never make a cell evidence (they occur in most statements and many cells).
-_FUNCTION_WORDS = frozenset(
-    "a an the and or but nor of in on at to for from by with as is are was were be been being "
-    "it its this that these those there than then which who whom whose what when where how "
-    "not no has have had do does did will would can could may might shall should".split()
-)
-
-
-def _content_tokens(text: str) -> set[str]:
-    return {t for t in tokens(text) if t not in _FUNCTION_WORDS}
-
-
-def _table_elements(claim: Claim, store: Any) -> list[tuple[int, bool, Any]]:
-    """Every element of the claim's gold tables, most claim-like first (the "table given" setting).
-
-    TabFact, InfoTabs and SEM-TAB-FACTS hand the system its table. Elements are ordered by the
-    claim's content words they share, their own text counting twice their headers, so the
-    verifier's window keeps the cells that matter; an element whose own text shares a content
-    word is predicted evidence (SEM-TAB-FACTS task B). A plain lexical baseline, not tuned.
-    """
-    claim_tokens = _content_tokens(claim.claim)
-    out = []
-    for table in claim.extra.get("gold_tables") or ():
-        page, _, number = str(table).rpartition("_table_")
-        if not number.isdigit():
-            continue
-        for el in store.page_elements(page):
-            if el.table == int(number):
-                own = len(claim_tokens & _content_tokens(el.text))
-                headers = len(claim_tokens & _content_tokens(el.headers_text))
-                out.append((2 * own + headers, own > 0, el))
-    out.sort(key=lambda t: -t[0])  # stable: table order among equals
-    return out
-
-
-def _gather(recipe: Recipe, batch: list[Claim], store: Any, retriever: Any) -> tuple[list, list]:
-    """Prediction rows (evidence only) and the elements each claim's verifier call sees."""
-    if retriever is not None:
-        results = retriever.retrieve_batch([c.claim for c in batch], ids=[c.id for c in batch])
-        return [r.to_prediction() for r in results], [
-            [e.element for e in r.evidence] for r in results
-        ]
-    if recipe.gold_evidence == "table" and store is not None:
-        # The verifier reads the table as predict --gold-evidence does (docs/architecture.md §6:
-        # one table representation); the cells sharing a content word are the predicted evidence.
-        ranked = [_table_elements(c, store) for c in batch]
-        evidence = [focus_table(c.claim, [el for _, _, el in r]) for c, r in zip(batch, ranked)]
-        chosen = [[el for _, hit, el in r if hit] for r in ranked]
-    else:
-        found = store.get([i for c in batch for i in _oracle_ids(c)]) if store else {}
-        evidence = [[found[i] for i in _oracle_ids(c) if i in found] for c in batch]
-        chosen = evidence
-    preds = []
-    for c, ev, ch in zip(batch, evidence, chosen):
-        ids = [e.id for e in ch] if recipe.gold_evidence == "table" else _oracle_ids(c)
-        preds.append({"id": c.id, "claim": c.claim, "predicted_evidence": ids,
-                      "evidence": [_evidence_row(e) for e in ev[:50]]})  # fmt: skip
-    return preds, evidence
-
-
 def load_verifier(recipe: Recipe) -> Any:
     """The recipe's verifier (None for ``gold``/``none``); loaded before indexing, so a wrong
     model name fails in seconds, not after the index is built."""
@@ -220,6 +141,18 @@ def load_verifier(recipe: Recipe) -> Any:
     return Verifier.load(None if recipe.model == "default" else recipe.model, **opts)
 
 
+def _batches(items: Sequence[Claim], size: int) -> Iterator[list[Claim]]:
+    for i in range(0, len(items), size):
+        yield list(items[i : i + size])
+
+
+def evidence_mode(recipe: Recipe) -> EvidenceMode:
+    """Where a recipe's evidence comes from (``gold_evidence``: true, "table" or absent)."""
+    if recipe.gold_evidence == "table":
+        return "table"
+    return "oracle" if recipe.gold_evidence else "retrieved"
+
+
 def predict_claims(
     recipe: Recipe,
     claims: Sequence[Claim],
@@ -227,58 +160,36 @@ def predict_claims(
     progress: Progress = _noop,
     verifier: Any = None,
 ) -> list[dict[str, Any]]:
-    """One prediction row per claim (official fields + ours), with ``latency_ms`` per claim."""
+    """One prediction row per claim, as ``predict``, ``verify`` and the API write it
+    (:mod:`wikicheck.check`), with ``latency_ms`` per claim."""
     retriever = None
     if not recipe.gold_evidence and store is not None:
         config = RetrieverConfig.from_dict(recipe.retriever, source=f"{recipe.path}: retriever")
         retriever = Retriever(store, config)
     if verifier is None and recipe.model not in ("gold", "none"):
         verifier = load_verifier(recipe)
-    margin = None
-    if verifier is not None:
-        margin = executor_margin_for(
-            verifier, recipe.verifier.get("table_executor"), oracle=bool(recipe.gold_evidence)
-        )
+    options = CheckOptions(
+        labels=recipe.labels,
+        evidence=evidence_mode(recipe),
+        table_executor=recipe.verifier.get("table_executor"),
+        batch_size=recipe.verifier.get("batch_size", 32),
+    )
     rows: list[dict[str, Any]] = []
     for batch in _batches(claims, recipe.batch_size):
-        t0 = time.perf_counter()
-        preds, evidence = _gather(recipe, batch, store, retriever)
-        t_evidence = (time.perf_counter() - t0) / len(batch)
-        t1 = time.perf_counter()
         if verifier is not None:
-            table = recipe.gold_evidence == "table"
-            verdicts = verifier.predict(
-                [(c.claim, ev) for c, ev in zip(batch, evidence)],
-                batch_size=recipe.verifier.get("batch_size", 32), labels=recipe.labels,
-                document_order=table,
-            )  # fmt: skip
-            for row, v, c, ev in zip(preds, verdicts, batch, evidence):
-                row["predicted_label"] = v.label
-                row["probabilities"] = v.probabilities
-                row["verifier_used"] = v.used
-                if margin is not None:  # predict's rule (executor_margin_for)
-                    verdict = table_verdict(c.claim, ev, store)
-                    apply_table_verdict(row, verdict, margin, v.model_probabilities)
-                dense = [
-                    e["scores"]["dense"]
-                    for e in row.get("evidence", [])[:5]
-                    if "dense" in (e.get("scores") or {})
-                ]
-                apply_evidence_checks(
-                    row, c.claim, ev, labels=recipe.labels, store=store, used=v.used,
-                    oracle=bool(recipe.gold_evidence), similarity=max(dense, default=None),
-                )  # fmt: skip
-        elif recipe.model == "gold":
-            for row, c in zip(preds, batch):
-                row["predicted_label"] = c.label
-        t_verify = (time.perf_counter() - t1) / len(batch)
-        for row in preds:
-            # Retrieval runs in batches: its own per-claim timings when it kept them, else the
-            # batch's share; the verifier's share is always the batch mean.
-            timings = (row.get("scores") or {}).get("timings_ms") or {}
-            evidence_ms = timings.get("total", t_evidence * 1000)
-            row["latency_ms"] = round(evidence_ms + t_verify * 1000, 3)
-        rows.extend(preds)
+            results = check_claims(
+                batch, store=store, verifier=verifier, retriever=retriever, options=options
+            )
+            rows.extend(r.to_row(latency=True) for r in results)
+        else:  # no model: the evidence alone (and the gold label for ``model = "gold"``)
+            for g in gather(batch, store, retriever, options):
+                row = {"id": g.claim.id, "claim": g.claim.claim,
+                       "predicted_evidence": g.predicted_evidence,
+                       "evidence": [evidence_detail(x) for x in g.evidence],
+                       "latency_ms": round(g.seconds * 1000, 3)}  # fmt: skip
+                if recipe.model == "gold":
+                    row["predicted_label"] = g.claim.label
+                rows.append(row)
         progress("predict", len(rows), len(claims))
     return rows
 

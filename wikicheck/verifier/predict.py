@@ -1,33 +1,32 @@
-"""Claims file -> prediction file: retrieval (or gold evidence) + verdict, batched and resumable.
+"""The verifier's share of a claim's trip (:mod:`wikicheck.check` runs the trip): gold evidence
+looked up, the table program run over the evidence's table, and when its answer replaces the
+model's.
 
 ``--gold-evidence`` is the paper's oracle setting: the claim's first gold evidence set is looked
 up in the store (a table-level id stands for the whole table: its caption and cells, which carry
-their headers) and verified as it is; the row's ``predicted_evidence`` is then that set.
-Otherwise the retriever supplies evidence best first and the verifier reads what fits its window.
+their headers) and verified as it is; the row's ``predicted_evidence`` is then that set. The
+"table given" setting of the table data sets (:func:`table_given_elements`) reads the claim's
+gold tables whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.annotations import Claim
-from wikicheck.batches import run_batches
+from wikicheck.common.text import FUNCTION_WORDS
 from wikicheck.ids import parse_id
-from wikicheck.model import Element, Evidence
-from wikicheck.skips import SkipLog
+from wikicheck.indexer.stores.base import tokens
+from wikicheck.model import Element
 from wikicheck.verifier.focus import focus_table
-from wikicheck.verifier.model import Prediction, Verifier, agreeing_with
-from wikicheck.verifier.sufficiency import apply_evidence_checks
+from wikicheck.verifier.model import agreeing_with
 from wikicheck.verifier.tables import Verdict, combine, execute, executor_probabilities
 
 __all__ = [
     "gold_elements",
-    "verify_claims",
-    "predict_file",
-    "PredictSummary",
+    "table_given_elements",
     "table_verdict",
+    "executor_decision",
     "apply_table_verdict",
     "executor_margin_for",
 ]
@@ -69,74 +68,34 @@ def gold_elements(store: Any, claim: Claim) -> tuple[list[Element], list[str]]:
     return focus_table(claim.claim, elements), missing
 
 
-def verify_claims(
-    verifier: Verifier,
-    claims: Sequence[Claim],
-    *,
-    store: Any,
-    retriever: Any | None = None,
-    labels: int = 3,
-    batch_size: int = 32,
-    details: bool = False,
-    table_executor: bool | None = None,
-    executor_margin: float | None = None,
-    evidence_checks: bool = True,
-) -> list[dict[str, Any]]:
-    """Prediction rows (official fields + probabilities + evidence in the window).
+def _content_tokens(text: str) -> set[str]:
+    return {t for t in tokens(text) if t not in FUNCTION_WORDS}
 
-    ``details`` adds each evidence element's text and context (for the ``verify`` panel).
-    The table executor (:mod:`wikicheck.verifier.tables`) runs on the evidence's table (the whole table,
-    looked up in the store when retrieval brought only some of its cells); when it answers, the
-    row says ``"rule"`` (the operation), ``"program"`` (what it computed), ``"rule_label"`` and
-    ``"rule_applied"``. It replaces the model's label only when :func:`wikicheck.verifier.tables.combine`
-    says so with ``executor_margin`` (default: the checkpoint's calibrated margin).
-    ``table_executor``: None runs it when the checkpoint has a margin (overriding only on gold
-    evidence, :func:`executor_margin_for`), True/False force it on/off.
-    ``evidence_checks``: the sufficiency and number checks of
-    :mod:`wikicheck.verifier.sufficiency` (``sufficient``, ``sufficiency`` in the row; NOT
-    ENOUGH INFO in 3-way runs when the evidence does not bear on the claim).
+
+def table_given_elements(claim: Claim, store: Any) -> tuple[list[Element], list[Element]]:
+    """The claim's gold tables read whole (the "table given" setting), and the cells that are
+    its predicted evidence.
+
+    TabFact, InfoTabs and SEM-TAB-FACTS hand the system its table. Elements are ordered by the
+    claim's content words they share, their own text counting twice their headers, then
+    :func:`focus_table` puts the rows that matter first so the window keeps them; an element
+    whose own text shares a content word is predicted evidence (SEM-TAB-FACTS task B). A plain
+    lexical baseline, not tuned.
     """
-    margin = executor_margin_for(
-        verifier, table_executor, executor_margin, oracle=retriever is None
-    )
-    rows: list[dict[str, Any]] = []
-    if retriever is None:
-        items, extras = [], []
-        for c in claims:
-            els, missing = gold_elements(store, c)
-            items.append((c.claim, els))
-            extras.append(
-                ({"missing_gold": missing} if missing else {}, [el.id for el in els], True)
-            )
-    else:
-        results = retriever.retrieve_batch([c.claim for c in claims], ids=[c.id for c in claims])
-        items = [(c.claim, r.evidence) for c, r in zip(claims, results, strict=True)]
-        extras = [({}, r.predicted_evidence, False) for r in results]
-    preds = _predict(verifier, items, extras, labels, batch_size)
-    for c, p, (extra, evidence, _) in zip(claims, preds, extras, strict=True):
-        row = {
-            "id": c.id,
-            "claim": c.claim,
-            "predicted_label": p.label,
-            "predicted_evidence": evidence,
-            "probabilities": p.probabilities,
-            "evidence_in_window": p.used,
-        }
-        row.update(extra)
-        if not items[len(rows)][1]:  # said in the row: a 2-way run cannot answer NEI
-            row["no_evidence"] = True
-        if margin is not None:
-            verdict = table_verdict(c.claim, [_el(x) for x in items[len(rows)][1]], store)
-            apply_table_verdict(row, verdict, margin, p.model_probabilities)
-        if evidence_checks:
-            apply_evidence_checks(
-                row, c.claim, items[len(rows)][1], labels=labels, store=store, used=p.used,
-                oracle=retriever is None,
-            )  # fmt: skip
-        if details:
-            row["evidence"] = [_detail(x) for x in items[len(rows)][1]]
-        rows.append(row)
-    return rows
+    claim_tokens = _content_tokens(claim.claim)
+    ranked = []
+    for table in claim.extra.get("gold_tables") or ():
+        page, _, number = str(table).rpartition("_table_")
+        if not number.isdigit():
+            continue
+        for el in store.page_elements(page):
+            if el.table == int(number):
+                own = len(claim_tokens & _content_tokens(el.text))
+                headers = len(claim_tokens & _content_tokens(el.headers_text))
+                ranked.append((2 * own + headers, own > 0, el))
+    ranked.sort(key=lambda t: -t[0])  # stable: table order among equals
+    evidence = focus_table(claim.claim, [el for _, _, el in ranked])
+    return evidence, [el for _, hit, el in ranked if hit]
 
 
 def executor_margin_for(
@@ -168,29 +127,46 @@ def executor_margin_for(
     return 0.0 if chosen is None else chosen
 
 
+def executor_decision(
+    verdict: Verdict,
+    label: str,
+    probabilities: dict[str, float],
+    margin: float,
+    model_probabilities: dict[str, float] | None = None,
+) -> tuple[bool, str, dict[str, float]]:
+    """Whether the executor's answer replaces the model's, and the label and probabilities then
+    shown: ``(applied, label, probabilities)``.
+
+    :func:`combine` weighs it against the model's own probabilities
+    (``Prediction.model_probabilities``; default: ``probabilities``). A replaced label brings the
+    executor's confidence into the probabilities shown (:func:`executor_probabilities`, then
+    :func:`agreeing_with`); an unchanged one keeps them."""
+    applied = combine(verdict, model_probabilities or probabilities, margin)
+    if applied and verdict.label != label:
+        shown = executor_probabilities(verdict, probabilities)
+        return True, verdict.label, agreeing_with(verdict.label, shown)
+    return applied, label, dict(probabilities)
+
+
 def apply_table_verdict(
     row: dict[str, Any],
     verdict: Verdict | None,
     margin: float,
     model_probabilities: dict[str, float] | None = None,
 ) -> None:
-    """Write the executor's answer into a prediction row (``rule``, ``program``, ``rule_label``,
-    ``rule_applied``) and let it replace ``predicted_label`` when :func:`combine` says so, against
-    the model's own probabilities (``Prediction.model_probabilities``; default: the row's). A
-    replaced label brings the executor's confidence into ``probabilities``
-    (:func:`executor_probabilities`, then :func:`agreeing_with`); the model's numbers stay in
-    ``model_probabilities``."""
+    """:func:`executor_decision` written into a prediction row (``rule``, ``program``,
+    ``rule_label``, ``rule_applied``; ``model_probabilities`` when the label changed), for
+    benchmarks that re-decide cached rows."""
     if verdict is None:
         return
-    applied = combine(verdict, model_probabilities or row["probabilities"], margin)
+    applied, label, probs = executor_decision(
+        verdict, row["predicted_label"], row["probabilities"], margin, model_probabilities
+    )
     row.update(rule=verdict.op, program=verdict.program, rule_label=verdict.label,
                rule_applied=applied)  # fmt: skip
-    if applied and verdict.label != row.get("predicted_label"):
-        row["predicted_label"] = verdict.label
-        if isinstance(row.get("probabilities"), dict):
-            row["model_probabilities"] = dict(row["probabilities"])
-            shown = executor_probabilities(verdict, row["probabilities"])
-            row["probabilities"] = agreeing_with(verdict.label, shown)
+    if label != row["predicted_label"]:
+        row["model_probabilities"] = dict(row["probabilities"])
+        row["predicted_label"], row["probabilities"] = label, probs
 
 
 def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | None:
@@ -205,105 +181,3 @@ def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | 
     page, table = max(counts, key=lambda k: (counts[k], k))
     whole = [el for el in store.page_elements(page) if el.table == table and el.type == "cell"]
     return execute(claim, whole or [el for el in cells if (el.page, el.table) == (page, table)])
-
-
-def _el(x: Element | Evidence) -> Element:
-    return x.element if isinstance(x, Evidence) else x
-
-
-def _detail(x: Element | Evidence) -> dict[str, Any]:
-    el = x.element if isinstance(x, Evidence) else x
-    return {
-        "id": el.id,
-        "type": el.type,
-        "page": el.page,
-        "text": el.text,
-        "sections": el.section_names,
-        "headers": el.row_header_texts + el.col_header_texts,
-        "score": round(x.score, 4) if isinstance(x, Evidence) else None,
-    }
-
-
-def _predict(
-    verifier: Verifier,
-    items: list[tuple[str, Sequence[Element | Evidence]]],
-    extras: list[tuple],
-    labels: int,
-    batch_size: int,
-) -> list[Prediction]:
-    # Oracle tables read best in table order; retrieved evidence stays in confidence order.
-    oracle = [x[2] for x in extras]
-    out: list[Prediction | None] = [None] * len(items)
-    for flag in (True, False):
-        idx = [i for i, o in enumerate(oracle) if o is flag]
-        if idx:
-            res = verifier.predict(
-                [items[i] for i in idx], batch_size=batch_size, labels=labels, document_order=flag
-            )
-            for i, p in zip(idx, res, strict=True):
-                out[i] = p
-    return out  # type: ignore[return-value]
-
-
-@dataclass
-class PredictSummary:
-    """What a ``predict`` run did."""
-
-    predicted: int = 0
-    already_done: int = 0
-    seconds: float = 0.0
-    read: SkipLog = field(default_factory=SkipLog)  # bad claim rows, by kind
-
-    def to_dict(self) -> dict[str, Any]:
-        rate = self.predicted / self.seconds if self.seconds else None
-        return {
-            "predicted": self.predicted,
-            "already_done": self.already_done,
-            "skipped": self.read.skipped,
-            "skipped_examples": self.read.examples[:10],
-            "seconds": round(self.seconds, 2),
-            "claims_per_s": round(rate, 2) if rate else None,
-        }
-
-
-def predict_file(
-    verifier: Verifier,
-    claims_path: str,
-    output: str,
-    *,
-    store: Any,
-    retriever: Any | None = None,
-    labels: int = 3,
-    batch_size: int = 32,
-    resume: bool = True,
-    progress: Callable[[int], None] | None = None,
-    table_executor: bool | None = None,
-    executor_margin: float | None = None,
-) -> PredictSummary:
-    """Predict every claim of ``claims_path`` into ``output``; rows already there are kept.
-
-    The loop (resume, bad rows, flushing) is :func:`wikicheck.batches.run_batches`; a batch of
-    ``batch_size`` claims is retrieved (or looked up) and verified at once.
-    """
-
-    def handle(batch: Sequence[Claim]) -> list[dict[str, Any]]:
-        return verify_claims(
-            verifier,
-            batch,
-            store=store,
-            retriever=retriever,
-            labels=labels,
-            batch_size=batch_size,
-            table_executor=table_executor,
-            executor_margin=executor_margin,
-        )
-
-    run = run_batches(
-        claims_path, output, handle, batch_size=batch_size, resume=resume, progress=progress
-    )
-    return PredictSummary(
-        predicted=run.written,
-        already_done=run.already_done,
-        seconds=run.seconds,
-        read=run.read,
-    )

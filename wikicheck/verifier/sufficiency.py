@@ -42,6 +42,7 @@ __all__ = [
     "check_evidence",
     "check_numbers",
     "apply_evidence_checks",
+    "checks_decision",
     "checked_probabilities",
     "SUFFICIENCY_MODEL",
     "COVERAGE_MODEL",
@@ -537,19 +538,43 @@ def apply_evidence_checks(
     row["sufficient"] = check.sufficient
     row["sufficiency"] = check.to_dict()
     before = row.get("predicted_label")
-    if before == SUPPORTS and check.numbers.conflict:
-        row["predicted_label"] = REFUTES
-    if labels == 3 and not oracle and not check.sufficient and before != NEI:
-        row["predicted_label"] = NEI
-    if row.get("predicted_label") != before:
+    if before is None:
+        return check
+    probs = row.get("probabilities")
+    label, shown = checks_decision(before, probs if isinstance(probs, dict) else None, check,
+                                   labels=labels, oracle=oracle)  # fmt: skip
+    if label != before:
         row["label_before_checks"] = before
-        if isinstance(row.get("probabilities"), dict):
-            row.setdefault("model_probabilities", dict(row["probabilities"]))
-            checked = checked_probabilities(
-                row["probabilities"], check.score, conflict=row["predicted_label"] == REFUTES
-            )
-            row["probabilities"] = agreeing_with(row["predicted_label"], checked)
+        row["predicted_label"] = label
+        if shown is not None:
+            row.setdefault("model_probabilities", dict(probs))
+            row["probabilities"] = shown
     return check
+
+
+def checks_decision(
+    label: str,
+    probabilities: dict[str, float] | None,
+    check: Sufficiency,
+    *,
+    labels: int,
+    oracle: bool = False,
+) -> tuple[str, dict[str, float] | None]:
+    """The label and probabilities shown once the checks have spoken: a number conflict turns
+    SUPPORTS into REFUTES; in 3-way runs on retrieved evidence, evidence that does not bear on
+    the claim turns the answer into NOT ENOUGH INFO (:func:`checked_probabilities` then says
+    how sure). Unchanged otherwise."""
+    after = label
+    if label == SUPPORTS and check.numbers.conflict:
+        after = REFUTES
+    if labels == 3 and not oracle and not check.sufficient and label != NEI:
+        after = NEI
+    if probabilities is None:
+        return after, None
+    if after == label:
+        return label, dict(probabilities)
+    checked = checked_probabilities(probabilities, check.score, conflict=after == REFUTES)
+    return after, agreeing_with(after, checked)
 
 
 def checked_probabilities(

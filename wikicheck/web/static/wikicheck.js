@@ -181,7 +181,7 @@
   function renderEvidence(list, result) {
     list.replaceChildren();
     const evidence = result.evidence || [];
-    const used = new Set(result.used_evidence || []);
+    const used = new Set(result.read_evidence || result.used_evidence || []);
     const byPage = new Map();
     for (const ev of evidence) {
       if (!byPage.has(ev.page)) byPage.set(ev.page, []);
