@@ -78,6 +78,10 @@ class Evidence:
     element: Element
     score: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
+    #: For a data cell of a table without row headers: the text of the cell that says whose row
+    #: it is (``wikicheck.retriever.rows``), shown beside the value ("Ferrari", row "Alberto
+    #: Ascari"). None elsewhere.
+    row_key: str | None = None
 
     @property
     def id(self) -> str:
@@ -87,6 +91,8 @@ class Evidence:
         d = self.element.to_dict()
         d["score"] = self.score
         d["scores"] = dict(self.scores)
+        if self.row_key is not None:
+            d["row_key"] = self.row_key
         return d
 
 

@@ -274,11 +274,16 @@ class ElementOut(BaseModel):
 class EvidenceOut(ElementOut):
     score: float = Field(description="Final retrieval score (higher is better).")
     scores: dict[str, float] = Field({}, description="Each retrieval stage's score.")
+    row_key: str | None = Field(
+        None,
+        description="For a cell of a table without row headers: the text of the cell that says "
+        "whose row it is (shown beside the value).",
+    )
 
     @classmethod
     def of_evidence(cls, ev: Evidence) -> EvidenceOut:
         fields = {name: getattr(ev.element, name) for name in ElementOut.model_fields}
-        return cls(**fields, score=float(ev.score), scores=dict(ev.scores))
+        return cls(**fields, score=float(ev.score), scores=dict(ev.scores), row_key=ev.row_key)
 
 
 class RetrieveResponse(BaseModel):

@@ -37,8 +37,9 @@ from wikicheck.verifier.predict import (
     executor_decision,
     executor_margin_for,
     gold_elements,
+    grounded_margin,
     table_given_elements,
-    table_verdict,
+    table_program,
 )
 from wikicheck.verifier.sufficiency import (
     Sufficiency,
@@ -110,6 +111,7 @@ class Judgement:
     """What the table program and the evidence checks found, before anything is decided."""
 
     program: Verdict | None = None
+    program_page: str | None = None  # the page of the table the program ran on
     checks: Sufficiency | None = None
 
 
@@ -189,6 +191,7 @@ def evidence_detail(x: Element | Evidence) -> dict[str, Any]:
         "section_names": list(el.section_names),
         "headers": el.row_header_texts + el.col_header_texts,
         "score": round(x.score, 5) if isinstance(x, Evidence) else None,
+        "row_key": x.row_key if isinstance(x, Evidence) else None,
     }
     if isinstance(x, Evidence):
         out["scores"] = {k: round(v, 5) for k, v in x.scores.items()}
@@ -292,9 +295,9 @@ def judge(
     g: Gathered, p: Prediction, store: Any, options: CheckOptions, margin: float | None
 ) -> Judgement:
     """The table program (when the executor runs) and the evidence checks on what was read."""
-    program = None
+    program = page = None
     if margin is not None:
-        program = table_verdict(g.claim.claim, [_element(x) for x in g.evidence], store)
+        program, page = table_program(g.claim.claim, [_element(x) for x in g.evidence], store)
     checks = None
     if options.evidence_checks:
         similarity = evidence_similarity(g.evidence)  # the retrieval's top, before the window
@@ -302,20 +305,31 @@ def judge(
         read_items = [x for x in g.evidence if _element(x).id in keep] or list(g.evidence)
         expand = store_expander(store) if store is not None else None
         checks = check_evidence(g.claim.claim, read_items, expand=expand, similarity=similarity)
-    return Judgement(program, checks)
+    return Judgement(program, page, checks)
 
 
 # -- 4. decide and 5. explain ------------------------------------------------------------------
 
 
 def decide(
-    g: Gathered, p: Prediction, j: Judgement, options: CheckOptions, margin: float | None
+    g: Gathered,
+    p: Prediction,
+    j: Judgement,
+    options: CheckOptions,
+    margin: float | None,
+    calibrated: float | None = None,
 ) -> CheckResult:
-    """The verdict and probabilities shown, then the evidence a person is shown."""
+    """The verdict and probabilities shown, then the evidence a person is shown.
+
+    ``calibrated``: the checkpoint's executor margin, with which a program grounded on the
+    claim's own table decides on retrieved evidence
+    (:func:`wikicheck.verifier.predict.grounded_margin`)."""
     label, probs = p.label, dict(p.probabilities)
     before: dict[str, float] | None = None
     applied = None
     if j.program is not None and margin is not None:
+        if not options.oracle and options.executor_margin is None:
+            margin = grounded_margin(calibrated, margin, j.program, j.program_page, g.claim.claim)
         applied, label, shown_probs = executor_decision(
             j.program, label, probs, margin, p.model_probabilities
         )
@@ -382,12 +396,14 @@ def check_claims(
     margin = executor_margin_for(
         verifier, options.table_executor, options.executor_margin, oracle=options.oracle
     )
+    calibrated = getattr(verifier, "executor_margin", None)
     gathered = gather(claims, store, retriever, options)
     t0 = time.perf_counter()
     predictions = read(verifier, gathered, options)
     results = []
     for g, p in zip(gathered, predictions, strict=True):
-        results.append(decide(g, p, judge(g, p, store, options, margin), options, margin))
+        judgement = judge(g, p, store, options, margin)
+        results.append(decide(g, p, judgement, options, margin, calibrated))
     verify_share = (time.perf_counter() - t0) / len(claims)
     for g, r in zip(gathered, results, strict=True):
         # Retrieval keeps per-claim timings when it can; otherwise the batch's share is used.

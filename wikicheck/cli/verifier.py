@@ -282,6 +282,8 @@ def _panel(row) -> None:
     shown = [ev for ev in row["evidence"] if ev["id"] in chosen]
     for ev in shown:
         context = " > ".join([ev["page"], *ev["section_names"]])
+        if ev.get("row_key"):
+            context += f" | row: {ev['row_key']}"
         if ev["headers"]:
             context += " | " + " ; ".join(ev["headers"])
         cell = Text.assemble((ev["id"], "dim"), "\n", ev["text"])

@@ -11,10 +11,11 @@ and of the verifier's measured figures: changing them means re-measuring those.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import TypeVar
 
-__all__ = ["STOPWORDS", "FUNCTION_WORDS", "distinct", "content_words"]
+__all__ = ["STOPWORDS", "FUNCTION_WORDS", "distinct", "content_words", "fold", "names_title"]
 
 T = TypeVar("T")
 
@@ -46,3 +47,31 @@ def distinct(values: Iterable[T | None]) -> list[T]:
 def content_words(text: str, stop: frozenset[str] = STOPWORDS) -> set[str]:
     """The lower-cased words of ``text`` that are not in ``stop``."""
     return {w for w in _WORD.findall(text.lower()) if w not in stop}
+
+
+def fold(text: str) -> str:
+    """Case and accents folded ("Öakse" meets "Oakse"; NFC and NFD spellings meet)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+#: Words a page title adds to the name of its subject ("1927 Chicago Bears season"): a claim
+#: about the subject names the page without them.
+TITLE_GENERIC_WORDS = frozenset(
+    "season seasons team squad tour results result list election elections championship "
+    "championships tournament edition series draft".split()
+)
+
+
+def names_title(claim: str, title: str) -> bool:
+    """Whether ``claim`` names the subject of the page ``title``: every word of the title (a
+    parenthesised qualifier, stop words and :data:`TITLE_GENERIC_WORDS` aside) is a word of the
+    claim, numbers included ("the 1927 Chicago Bears beat ..." names "1927 Chicago Bears
+    season"; "the 2008 British Grand Prix" does not name "1989 British Grand Prix"). A title
+    needs two such words, or one of five letters or more, to be named at all."""
+    base = re.sub(r"\s*\(.*\)$", "", title)
+    words = [w for w in _WORD.findall(fold(base)) if w not in STOPWORDS]
+    key = [w for w in words if w not in TITLE_GENERIC_WORDS] or words
+    if not key or (len(key) == 1 and len(key[0]) < 5):
+        return False
+    return set(key) <= set(_WORD.findall(fold(claim)))

@@ -190,6 +190,11 @@ class RetrieverConfig(Section):
     cell_match_bonus: Weight = _f(
         0.15, "Score added to a cell per header/entity/number of the claim it matches."
     )
+    named_rows: Flag = _f(
+        True,
+        "Cells travel with their row: a row the claim names brings the cells the claim reads, "
+        "and a cell of a table without row headers brings its row's key cell.",
+    )
     follow_links: Flag = _f(False, "One-hop: add pages linked from the top sentences.")
     link_pages: Count = _f(2, "Linked pages added by follow_links.")
     link_sentences: Count = _f(3, "Best global-pass elements whose links follow_links follows.")

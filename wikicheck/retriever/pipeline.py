@@ -28,6 +28,7 @@ from wikicheck.retriever.config import RetrieverConfig
 from wikicheck.retriever.dense_scores import dense_scores
 from wikicheck.retriever.elements import global_pass, restricted_pass
 from wikicheck.retriever.pages import PageCandidate, find_pages
+from wikicheck.retriever.rows import with_named_rows
 from wikicheck.retriever.selection import Item, SelectionRule, select_predicted
 from wikicheck.retriever.values import with_header_values
 
@@ -98,6 +99,7 @@ class RetrievalResult:
                     "headers": e.element.row_header_texts + e.element.col_header_texts,
                     "score": round(e.score, 5),
                     "scores": {k: round(v, 5) for k, v in e.scores.items()},
+                    "row_key": e.row_key,
                 }
                 for e in self.evidence
             ],
@@ -223,6 +225,10 @@ class Retriever:
                 res.analysis,
                 self.config.max_cells,
             )
+            if self.config.named_rows:
+                res.evidence = with_named_rows(
+                    res.evidence, self.store, res.analysis, self.config.max_cells
+                )
             res.timings["select"] = time.perf_counter() - t
             res.timings["total"] = sum(v for k, v in res.timings.items() if "." not in k)
         return results

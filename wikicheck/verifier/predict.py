@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from wikicheck.annotations import Claim
-from wikicheck.common.text import FUNCTION_WORDS
+from wikicheck.common.text import FUNCTION_WORDS, names_title
 from wikicheck.ids import parse_id
 from wikicheck.indexer.stores.base import tokens
 from wikicheck.model import Element
@@ -26,6 +26,9 @@ __all__ = [
     "gold_elements",
     "table_given_elements",
     "table_verdict",
+    "table_program",
+    "grounded_margin",
+    "GROUNDED_OPS",
     "executor_decision",
     "apply_table_verdict",
     "executor_margin_for",
@@ -172,12 +175,43 @@ def apply_table_verdict(
 def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | None:
     """The executor over the table holding most of the evidence cells (read whole from the
     store when only some of its cells are in the evidence)."""
+    return table_program(claim, evidence, store)[0]
+
+
+def table_program(
+    claim: str, evidence: list[Element], store: Any
+) -> tuple[Verdict | None, str | None]:
+    """:func:`table_verdict` and the page of the table it ran on (None: no table)."""
     cells = [el for el in evidence if el.type == "cell" and el.table is not None]
     if not cells:
-        return None
+        return None, None
     counts: dict[tuple[str, int], int] = {}
     for el in cells:
         counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
     page, table = max(counts, key=lambda k: (counts[k], k))
     whole = [el for el in store.page_elements(page) if el.table == table and el.type == "cell"]
-    return execute(claim, whole or [el for el in cells if (el.page, el.table) == (page, table)])
+    chosen = whole or [el for el in cells if (el.page, el.table) == (page, table)]
+    return execute(claim, chosen), page
+
+
+#: The operations that decide a claim about its own table on retrieved evidence: those that
+#: read one named row's cell (:func:`executor_margin_for`).
+GROUNDED_OPS = frozenset({"lookup", "match"})
+
+
+def grounded_margin(
+    calibrated: float | None,
+    margin: float | None,
+    verdict: Verdict | None,
+    page: str | None,
+    claim: str,
+) -> float | None:
+    """The margin the executor decides with on retrieved evidence: ``calibrated`` (as on
+    gold evidence) when its program reads a named row of a table of the page the claim names
+    (:func:`wikicheck.common.text.names_title`) with an operation of :data:`GROUNDED_OPS`;
+    ``margin`` (shown, never applied) otherwise."""
+    if margin != float("inf") or verdict is None or page is None:
+        return margin
+    if verdict.op not in GROUNDED_OPS or not names_title(claim, page):
+        return margin
+    return 0.0 if calibrated is None else calibrated

@@ -95,6 +95,7 @@
     }
     const rows = item.row_header_texts || [], cols = item.col_header_texts || [];
     if (rows.length) line.append(el("span", { class: "row-headers", text: rows.join(" · ") }));
+    else if (item.row_key) line.append(el("span", { class: "row-headers", text: item.row_key }));
     if (cols.length) line.append(el("span", { class: "col-headers", text: cols.join(" · ") }));
     line.append(el("code", { class: "id", text: item.id }));
     return line;

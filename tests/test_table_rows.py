@@ -1,0 +1,165 @@
+"""Claims about a table row: cells shown and read with their row, a program grounded on the
+claim's own table deciding on retrieved evidence, and a sibling page's year not taken for the
+claim's (hand-made tables; no model)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from tests.pages import cell_element
+from wikicheck.common.text import names_title
+from wikicheck.model import REFUTES, Element, Evidence
+from wikicheck.retriever.rows import row_key, with_named_rows
+from wikicheck.verifier.predict import grounded_margin
+from wikicheck.verifier.sufficiency import check_numbers
+from wikicheck.verifier.tables import Verdict
+
+PAGE = "1950 Italian Grand Prix"
+CLAIM = "Alberto Ascari drove for Alfa Romeo at the 1950 Italian Grand Prix."
+ROWS = [
+    ("1", "Juan Manuel Fangio", "Alfa Romeo"),
+    ("2", "Alberto Ascari", "Ferrari"),
+    ("3", "Nino Farina", "Alfa Romeo"),
+]
+
+
+class Store:
+    def __init__(self, elements: list[Element]) -> None:
+        self.elements = elements
+
+    def page_elements(self, title: str) -> list[Element]:
+        return [el for el in self.elements if el.page == title]
+
+
+def _results_table() -> list[Element]:
+    cells = []
+    for r, values in enumerate(ROWS, start=1):
+        for c, (text, header) in enumerate(zip(values, ("Pos", "Driver", "Constructor"))):
+            cells.append(cell_element(PAGE, r, c, text, ch=[header]))
+    return cells
+
+
+def _ids(evidence: list[Evidence]) -> list[str]:
+    return [ev.id for ev in evidence]
+
+
+def test_the_named_row_brings_the_cell_the_claim_reads_and_cells_name_their_rows():
+    cells = _results_table()
+    by_text = {(el.row, el.col): el for el in cells}
+    evidence = [
+        Evidence(by_text[(2, 1)], score=3.0),  # "Alberto Ascari"
+        Evidence(by_text[(1, 2)], score=2.0),  # "Alfa Romeo" of Fangio's row
+        Evidence(by_text[(3, 2)], score=1.0),  # "Alfa Romeo" of Farina's row
+    ]
+    out = with_named_rows(evidence, Store(cells), SimpleNamespace(text=CLAIM), max_cells=25)
+    ids = _ids(out)
+    ferrari = f"{PAGE}_cell_0_2_2"
+    # Ascari's own Constructor cell follows his name, with his score and his name as its row
+    assert ids[:2] == [f"{PAGE}_cell_0_2_1", ferrari]
+    assert out[1].score == 3.0 and out[1].row_key == "Alberto Ascari"
+    # another driver's "Alfa Romeo" says whose it is, and brings that driver's cell to be read
+    fangio = out[ids.index(f"{PAGE}_cell_0_1_2")]
+    assert fangio.row_key == "Juan Manuel Fangio"
+    assert ids[ids.index(fangio.id) + 1] == f"{PAGE}_cell_0_1_1"
+    assert len(ids) == len(set(ids))
+    # the budget keeps the best-ranked cells
+    few = with_named_rows(evidence, Store(cells), SimpleNamespace(text=CLAIM), max_cells=2)
+    assert _ids(few) == ids[:2]
+
+
+def test_a_value_in_several_rows_names_none_and_numbers_are_no_row_keys():
+    cells = _results_table()
+    evidence = [Evidence(cells[2], score=1.0)]  # "Alfa Romeo" (rows 1 and 3)
+    claim = SimpleNamespace(text="Alfa Romeo won the 1950 Italian Grand Prix.")
+    out = with_named_rows(evidence, Store(cells), claim, max_cells=25)
+    # no row is named, so no Constructor cell joins; the cell still says whose row it is
+    assert _ids(out) == [cells[2].id, cells[1].id]
+    assert row_key([cells[0], cells[1], cells[2]]) is cells[1]  # "1" is a position, not a name
+
+
+def test_cells_with_row_headers_keep_them_and_get_no_row_key():
+    infobox = [
+        cell_element("Aare", 1, 1, "Switzerland", rh=["Country"]),
+        cell_element("Aare", 2, 1, "295 km", rh=["Length"]),
+    ]
+    for el in infobox:
+        el.row_headers = [f"Aare_header_cell_0_{el.row}_0"]
+    evidence = [Evidence(infobox[1], score=1.0)]
+    out = with_named_rows(
+        evidence, Store(infobox), SimpleNamespace(text="The Aare is 295 km long."), 25
+    )
+    assert _ids(out) == [infobox[1].id] and out[0].row_key is None
+
+
+def test_a_claim_names_a_page_by_its_subject_and_year():
+    assert names_title(CLAIM, PAGE)
+    assert names_title("The 1927 Chicago Bears beat the Packers.", "1927 Chicago Bears season")
+    assert not names_title(
+        "Lewis Hamilton won the 2008 British Grand Prix.", "1989 British Grand Prix"
+    )
+    assert names_title("Aarhus is the second city.", "Aarhus (city)")  # the qualifier aside
+    assert not names_title("He was born in Aarhus.", "Aarhus University")
+    assert not names_title("It is in the east.", "East")  # one short word names nothing
+
+
+def test_a_grounded_program_decides_on_retrieved_evidence_and_an_ungrounded_one_is_shown():
+    inf = float("inf")
+    lookup = Verdict(REFUTES, "lookup", "constructor[alberto ascari] = 'ferrari'")
+    assert grounded_margin(-0.1, inf, lookup, PAGE, CLAIM) == -0.1
+    assert grounded_margin(None, inf, lookup, PAGE, CLAIM) == 0.0  # uncalibrated: no margin
+    # a table of another page, or an operation over the whole table, only shows its program
+    assert grounded_margin(-0.1, inf, lookup, "1951 Italian Grand Prix", CLAIM) == inf
+    count = Verdict(REFUTES, "count", "count(...) = 2")
+    assert grounded_margin(-0.1, inf, count, PAGE, CLAIM) == inf
+    # a margin chosen by the caller (or the oracle's) is never changed
+    assert grounded_margin(-0.1, 0.3, lookup, PAGE, CLAIM) == 0.3
+
+
+def test_a_sibling_pages_year_is_not_the_claims_and_a_titles_year_agrees():
+    claim = "Graham Hill won the 1969 Monaco Grand Prix driving a Lotus-Ford."
+    sibling = Element(id="1998 Monaco Grand Prix_sentence_0", page="1998 Monaco Grand Prix",
+                      type="sentence", text="The 1998 Monaco Grand Prix was won by Mika Hakkinen.",
+                      position=0)  # fmt: skip
+    assert not check_numbers(claim, [sibling]).conflicts
+    season = cell_element("1969 Formula One season", 3, 1, "Monaco Grand Prix", ch=["Race"])
+    assert check_numbers(claim, [sibling, season]).matched == ["1969"]
+    # the claim's own race page giving another year still conflicts
+    own = Element(id="1969 Monaco Grand Prix_sentence_0", page="Monaco Grand Prix", type="sentence",
+                  text="The Monaco Grand Prix of 1968 was won by Graham Hill.", position=0)  # fmt: skip
+    assert check_numbers(claim, [own]).conflicts
+
+
+def _check(score: float, *, sibling: bool = False):
+    from wikicheck.verifier.sufficiency import NumberCheck, Sufficiency
+
+    return Sufficiency(False, score, {}, [], [], NumberCheck(), sibling)
+
+
+def test_contradiction_is_not_silence_but_a_sibling_page_is():
+    from wikicheck.model import NEI, SUPPORTS
+    from wikicheck.verifier.sufficiency import checks_decision
+
+    sure = {SUPPORTS: 0.1, REFUTES: 0.8, NEI: 0.1}
+    # evidence close to the claim, the model sure it says otherwise: REFUTES stands
+    assert checks_decision(REFUTES, sure, _check(0.3), labels=3)[0] == REFUTES
+    # evidence far from the claim, an unsure model, or a sibling page: NOT ENOUGH INFO
+    assert checks_decision(REFUTES, sure, _check(0.05), labels=3)[0] == NEI
+    unsure = {SUPPORTS: 0.3, REFUTES: 0.5, NEI: 0.2}
+    assert checks_decision(REFUTES, unsure, _check(0.3), labels=3)[0] == NEI
+    assert checks_decision(REFUTES, sure, _check(0.3, sibling=True), labels=3)[0] == NEI
+    # SUPPORTS on insufficient evidence is never kept
+    assert checks_decision(SUPPORTS, {SUPPORTS: 0.9, REFUTES: 0.05, NEI: 0.05}, _check(0.3),
+                           labels=3)[0] == NEI  # fmt: skip
+
+
+def test_evidence_about_another_year_of_the_claims_series_is_a_sibling():
+    from wikicheck.verifier.sufficiency import sibling_evidence
+
+    claim = "Lewis Hamilton won the 2008 British Grand Prix."
+    other = Element(id="1989 British Grand Prix_sentence_2", page="1989 British Grand Prix",
+                    type="sentence", text="The race was won by Alain Prost.", position=2)  # fmt: skip
+    assert sibling_evidence(claim, [other])
+    own = Element(id="2008 British Grand Prix_sentence_0", page="2008 British Grand Prix",
+                  type="sentence", text="Hamilton won.", position=0)  # fmt: skip
+    assert not sibling_evidence(claim, [other, own])  # the claim's own page is there too
+    assert not sibling_evidence("Lewis Hamilton won the British Grand Prix.", [other])
