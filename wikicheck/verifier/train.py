@@ -25,6 +25,7 @@ from wikicheck.scoring.metrics import label_metrics
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.training import mix as mixes
 from wikicheck.verifier.training import sources
+from wikicheck.verifier.training.batching import make_batches
 
 __all__ = [
     "TrainConfig",
@@ -81,22 +82,6 @@ class TrainConfig:
     #: Changes to ``wikicheck.verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
     mix: dict[str, int | None] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def make_batches(
-    lengths: list[int], batch_size: int, seed: int, chunk: int = 50
-) -> list[list[int]]:
-    """Indices grouped into length-sorted batches; chunk and batch order shuffled by ``seed``."""
-    rng = random.Random(seed)
-    order = list(range(len(lengths)))
-    rng.shuffle(order)
-    batches: list[list[int]] = []
-    span = batch_size * chunk
-    for start in range(0, len(order), span):
-        part = sorted(order[start : start + span], key=lambda i: lengths[i])
-        batches.extend(part[i : i + batch_size] for i in range(0, len(part), batch_size))
-    rng.shuffle(batches)
-    return batches
 
 
 def _device(name: str):
