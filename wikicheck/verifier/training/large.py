@@ -81,8 +81,11 @@ class LargeTrainConfig:
 
 
 def tokenize_pairs(tok: Any, claims: list[str], evidence: list[str], max_length: int) -> list:
-    """Token ids of each (claim, evidence) pair, evidence truncated first (as at prediction)."""
-    ids: list[list[int]] = []
+    """Token ids of each (claim, evidence) pair, evidence truncated first (as at prediction),
+    as int32 arrays (compact, and cheap to share with DataLoader worker processes)."""
+    import numpy as np
+
+    ids: list = []
     for start in range(0, len(claims), 4096):
         enc = tok(
             claims[start : start + 4096],
@@ -90,7 +93,7 @@ def tokenize_pairs(tok: Any, claims: list[str], evidence: list[str], max_length:
             truncation="only_second",
             max_length=max_length,
         )
-        ids.extend(enc["input_ids"])
+        ids.extend(np.asarray(row, dtype=np.int32) for row in enc["input_ids"])
     return ids
 
 
@@ -111,7 +114,7 @@ class _Batches:
         input_ids = torch.full((len(rows), width), self.pad, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
         for k, row in enumerate(rows):
-            input_ids[k, : len(row)] = torch.tensor(row, dtype=torch.long)
+            input_ids[k, : len(row)] = torch.from_numpy(row)
             mask[k, : len(row)] = 1
         labels = torch.tensor([self.labels[j] for j in self.plan[i]], dtype=torch.long)
         return {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
