@@ -44,6 +44,11 @@ def main() -> None:
     args = ap.parse_args()
     print(header(), flush=True)
     data = read_distill_pairs(args.pairs, args.soft, args.pairs_limit)
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(str(DEFAULT_MODEL))
+    enc = tok(data.claims, data.evidence, truncation="only_second", max_length=args.max_length)
+    lengths = [len(x) for x in enc["input_ids"]]
     stamps: list[float] = []
     losses: list[float] = []
 
@@ -69,7 +74,8 @@ def main() -> None:
         "threads": args.threads,
         "timed_steps": timed,
         "full_epoch_hours": round(FULL / rate / 3600, 1),
-        "loss_first_last": [round(losses[0], 4), round(losses[-1], 4)],
+        "mean_tokens": round(sum(lengths) / len(lengths), 1),
+        "loss_first_last_5": [round(sum(losses[:5]) / 5, 4), round(sum(losses[-5:]) / 5, 4)],
         "loadavg": os.getloadavg()[0],
     }
     print(json.dumps(result))
