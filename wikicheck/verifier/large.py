@@ -280,7 +280,11 @@ def load_large(
     base = Path(base_dir) if base_dir else base_path()
     model = build_classifier(base, base_weights=spec.get("base_weights", "exact"))
     if (folder / _ENCODER).is_file():
-        model.encoder.load_state_dict(load_file(str(folder / _ENCODER)), strict=False)
+        _, unexpected = model.encoder.load_state_dict(
+            load_file(str(folder / _ENCODER)), strict=False
+        )
+        if unexpected:
+            raise ModelError(f"{folder / _ENCODER}: weights that do not fit: {unexpected[:3]}")
     else:
         lora = spec.get("lora") or {}
         add_lora(
