@@ -199,6 +199,12 @@ def test_trained_folder_loads_through_verifier_load_and_predicts_as_trained(
     assert v.max_length == 32 and v.executor_margin is None
     got = v.predict_pairs(PAIRS[0][:6], PAIRS[1][:6])
     assert max(abs(a - b) for p, q in zip(got, want) for a, b in zip(p, q)) < 1e-5
+    # calibration as bench/calibrate_*.py write it: plain keys in the folder's config.json
+    conf = json.loads((tmp_path / "run" / "config.json").read_text())
+    conf |= {"wikicheck_executor_margin": -0.1, "wikicheck_sentence_temperature": 1.5}
+    (tmp_path / "run" / "config.json").write_text(json.dumps(conf))
+    calibrated = Verifier.load(str(tmp_path / "run"), device="cpu")
+    assert calibrated.executor_margin == -0.1 and calibrated.sentence_temperature == 1.5
     cell = cell_element("Colours", 1, 1, "red", ["A"], ["colour"])
     sentence = Element(
         id="A_sentence_0", page="A", type="sentence", text="A is red indeed.", position=0
