@@ -39,6 +39,10 @@ NEEDS: dict[str, str] = {
     "wikicheck embed feverous_wikiv1.db -o vectors/ --device cuda": "GPU: --device cuda",
     'wikicheck verify "Aare is in Peru." --model MoritzLaurer/': "network: downloads a hub model",
     "wikicheck train-verifier": "hours of training on ../shared/data (tests/test_train.py)",
+    "wikicheck large-model assemble": (
+        "the five all-mpnet-base-v2 packages, 438 MB (tests/test_large.py fakes them)"
+    ),
+    "wikicheck large-model distill": "hours of training on ../shared/data (tests/test_distill.py)",
     "wikicheck convert infotabs ../shared/data": "data: the real InfoTabs release",
     "wikicheck convert bench-corpus ../shared/data": "data: real OTT-QA tables, 100k elements",
     "wikicheck evaluate recipes/tabfact-val-oracle.toml": "data: TabFact (tests/test_recipes.py)",
@@ -85,8 +89,15 @@ def test_every_needs_entry_matches_an_example():
 
 def test_every_command_has_a_runnable_example():
     runnable = {name for name, _, line in ALL if _need(line) is None}
-    # These four need a server, the real data sets or hours: their examples are all in NEEDS.
-    assert runnable == set(COMMANDS) - {"convert", "kibana-setup", "serve", "train-verifier"}
+    # These need a server, the real data sets, large downloads or hours: their examples are
+    # all in NEEDS.
+    assert runnable == set(COMMANDS) - {
+        "convert",
+        "kibana-setup",
+        "serve",
+        "train-verifier",
+        "large-model",
+    }
 
 
 # -- the tiny sample -------------------------------------------------------------------------

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "score": "wikicheck.cli.score:score",
     "evaluate": "wikicheck.cli.evaluate:evaluate",
     "train-verifier": "wikicheck.cli.verifier:train_verifier",
+    "large-model": "wikicheck.cli.large:large_model",
     "verify": "wikicheck.cli.verifier:verify",
     "predict": "wikicheck.cli.verifier:predict",
     "serve": "wikicheck.cli.serve:serve",

@@ -25,6 +25,7 @@ __all__ = [
     "Verifier",
     "Prediction",
     "DEFAULT_MODEL",
+    "LARGE",
     "map_labels",
     "three_way_label",
     "two_way_label",
@@ -39,6 +40,8 @@ __all__ = [
 
 #: The model trained here and shipped with the package.
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "wikicheck-minilm-verifier"
+#: The name that loads the large verifier (MPNet-base + adapters, ``wikicheck.verifier.large``).
+LARGE = "large"
 
 _NAMES = {
     SUPPORTS: {"supports", "support", "supported", "entailment", "entailed", "entails", "true"},
@@ -275,6 +278,19 @@ def _calibration(config: Any, key: str, default: float | None, source: str) -> A
     return float(value)
 
 
+def _large_folder(source: str) -> Path | None:
+    """The large-model folder ``source`` names (the alias or a folder written for it), else None."""
+    if Path(source).is_dir():
+        from wikicheck.verifier.large import is_large_folder
+
+        return Path(source) if is_large_folder(source) else None
+    if source == LARGE:
+        from wikicheck.verifier.large import LARGE_MODEL
+
+        return LARGE_MODEL
+    return None
+
+
 class Verifier:
     """A loaded checkpoint plus its tokenizer, label mapping and device settings."""
 
@@ -368,6 +384,10 @@ class Verifier:
     ) -> Verifier:
         """Load a local checkpoint folder or a hub id (default: the shipped model).
 
+        ``"large"`` (:data:`LARGE`) is the MPNet-base verifier shipped as adapters
+        (:mod:`wikicheck.verifier.large`), on the base checked by :mod:`wikicheck.verifier.mpnet_base`;
+        a folder that training wrote for it loads the same way. A local folder of that name wins.
+
         ``max_length`` defaults to the window the checkpoint was trained with when its config
         records one (``wikicheck_max_length``), else 256.
         """
@@ -375,7 +395,8 @@ class Verifier:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         source = str(name_or_path or DEFAULT_MODEL)
-        if not Path(source).is_dir():
+        large = _large_folder(source)
+        if large is None and not Path(source).is_dir():
             if Path(source).exists() or not _HUB_ID.match(source) or ".." in source:
                 raise ModelError(
                     f"model {source!r} is neither a checkpoint folder nor a Hugging Face hub id "
@@ -389,8 +410,15 @@ class Verifier:
             else ("cpu" if device == "auto" else device)
         )
         try:
-            tok = AutoTokenizer.from_pretrained(source)
-            model = AutoModelForSequenceClassification.from_pretrained(source, dtype=torch.float32)
+            if large is not None:
+                from wikicheck.verifier.large import load_large
+
+                tok, model = load_large(large)
+            else:
+                tok = AutoTokenizer.from_pretrained(source)
+                model = AutoModelForSequenceClassification.from_pretrained(
+                    source, dtype=torch.float32
+                )
         except (OSError, ValueError) as exc:
             raise ModelError(
                 f"cannot load model {source!r}: {exc}".splitlines()[0]

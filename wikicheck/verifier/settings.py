@@ -29,7 +29,11 @@ class VerifierSettings(Section):
 
     key: ClassVar[str] = "verifier"
 
-    model: Name = _f("", "Checkpoint folder or Hugging Face hub id (empty: the shipped model).")
+    model: Name = _f(
+        "",
+        "Checkpoint folder, Hugging Face hub id, or large (MPNet-base with adapters); "
+        "empty: the shipped model.",
+    )
     labels: Labels = _f(3, "3, or 2: SUPPORTS vs REFUTES only.")
     max_length: Count = _f(0, "Model window in tokens (0: the model's own).")
     device: Name = _f("auto", "torch device: auto (CUDA if present), cpu, cuda:1 ...")

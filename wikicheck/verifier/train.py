@@ -25,6 +25,8 @@ from wikicheck.scoring.metrics import label_metrics
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.training import mix as mixes
 from wikicheck.verifier.training import sources
+from wikicheck.verifier.training.batching import make_batches
+from wikicheck.verifier.training.distill import distill_loss
 
 __all__ = [
     "TrainConfig",
@@ -47,6 +49,9 @@ CALIBRATED_KEYS = (
     "wikicheck_table_threshold",
     "wikicheck_sentence_threshold",
     "wikicheck_calibration",
+    "wikicheck_temperature",
+    "wikicheck_sentence_temperature",
+    "wikicheck_table_temperature",
 )
 
 
@@ -81,22 +86,6 @@ class TrainConfig:
     #: Changes to ``wikicheck.verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
     mix: dict[str, int | None] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def make_batches(
-    lengths: list[int], batch_size: int, seed: int, chunk: int = 50
-) -> list[list[int]]:
-    """Indices grouped into length-sorted batches; chunk and batch order shuffled by ``seed``."""
-    rng = random.Random(seed)
-    order = list(range(len(lengths)))
-    rng.shuffle(order)
-    batches: list[list[int]] = []
-    span = batch_size * chunk
-    for start in range(0, len(order), span):
-        part = sorted(order[start : start + span], key=lambda i: lengths[i])
-        batches.extend(part[i : i + batch_size] for i in range(0, len(part), batch_size))
-    rng.shuffle(batches)
-    return batches
 
 
 def _device(name: str):
@@ -179,16 +168,27 @@ def train(
     *,
     resume: bool = False,
     on_step: Callable[[int, int, float], None] | None = None,
+    soft: list[list[float]] | None = None,
 ) -> Path:
-    """Train on the pairs and save the final fp16 model into ``cfg.out_dir``; returns that path."""
+    """Train on the pairs and save the final fp16 model into ``cfg.out_dir``; returns that path.
+
+    ``soft`` (a teacher's probabilities per pair, ``LABELS`` order) makes it distillation:
+    the loss is :func:`wikicheck.verifier.training.distill.distill_loss` with the temperature
+    and weight in ``cfg.extra["distill"]`` (``{"temperature": T, "alpha": a}``).
+    """
     if not claims or not (len(claims) == len(evidence) == len(labels)):
         raise ConfigError("training data is empty or claims/evidence/labels differ in length")
+    if soft is not None and (len(soft) != len(claims) or "distill" not in cfg.extra):
+        raise ConfigError(
+            "distillation needs one soft label per pair and cfg.extra['distill'] "
+            "({'temperature': T, 'alpha': a})"
+        )
     out = Path(cfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "checkpoint.pt"
     run = _setup(cfg, claims, evidence)
     step = _resume(run, cfg, ckpt_path) if resume and ckpt_path.exists() else 0
-    _steps(run, cfg, labels, step, ckpt_path, on_step)
+    _steps(run, cfg, labels, step, ckpt_path, on_step, soft)
     save_model(run.model, run.tok, out, cfg.max_length)
     return out
 
@@ -275,6 +275,7 @@ def _steps(
     step: int,
     ckpt_path: Path,
     on_step: Callable[[int, int, float], None] | None,
+    soft: list[list[float]] | None = None,
 ) -> None:
     """The step loop from ``step`` to ``run.total``; mixed precision on CUDA (bf16 where
     supported, else fp16 with a grad scaler); a checkpoint every ``checkpoint_every`` steps
@@ -289,7 +290,12 @@ def _steps(
     while step < run.total:
         batch = _collate(run.tok, run.enc, run.plan[step], labels, device)
         with torch.autocast(device.type, dtype=amp_dtype, enabled=use_amp):
-            loss = model(**batch).loss
+            if soft is None:
+                loss = model(**batch).loss
+            else:
+                gold = batch.pop("labels")
+                teacher = torch.tensor([soft[i] for i in run.plan[step]], device=device)
+                loss = distill_loss(model(**batch).logits, teacher, gold, **cfg.extra["distill"])
         scaler.scale(loss).backward()
         scaler.unscale_(opt)
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
