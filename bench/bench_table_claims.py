@@ -1,0 +1,580 @@
+"""Table claims end to end: claims that name their subject, retrieved from an index where the
+claim's table sits among many distractor tables and pages, verified 3-way.
+
+The claims are table datasets' statements restated the way a FEVEROUS claim reads, naming their
+page (the verifier is never given the table):
+
+* **TabFact** train statements and those of val's *training* half of the tables (the half
+  ``[holdout]`` of ``recipes/tabfact-val-oracle.toml`` leaves to training; the other half is never
+  read here). The table's page is its Wikipedia article (``data/table_to_page.json``, the page
+  title of ``wikicheck convert tabfact``). Rule (:func:`restate_tabfact`): a statement that
+  already holds the page's subject (the title without a trailing "(...)", compared lower-cased
+  with spaces squeezed) is kept; otherwise it gets ``"In {subject}, "`` in front, with "the"
+  before a subject starting with a digit ("In the 1987 Formula One season, ...") and "List of"
+  read as "the list of".
+* **InfoTabs** train and dev hypotheses; the infobox's title is the entity. Rule
+  (:func:`restate_infotabs`): a hypothesis naming the entity is kept; one starting with a subject
+  pronoun (he, she, it, they) gets the entity's name in its place, one starting with a
+  possessive (his, her, its, their) gets "{name}'s"; the others (and contractions: "It's") are
+  left out. NOT ENOUGH INFO hypotheses are real 3-way labels.
+* **FEVEROUS** claims with cell evidence whose table is in the given pages (``--feverous CLAIMS
+  --feverous-pages PAGES``). The shared data has none: ``feverous_s_*`` is sentences only, and
+  the table claims of the WikiLens, jajderia and graphrag samples lack their pages.
+
+The index holds the claims' pages plus distractors: a deterministic sample of the other TabFact
+pages (``--tabfact-distractors``), every other InfoTabs page, every OTT-QA table page and a
+sample of OTT-QA's linked passages (``--passages``). A second index lacks the claims' pages
+(every page of those titles, like ``bench/bench_absent_evidence.py``). Both are built from the
+``wikicheck convert`` outputs (``--converted``) with the indexer of ``wikicheck index`` and reused
+when built for the same pages.
+
+Figures, for the ``tune`` and ``check`` parts (a hash of the table, so one table's claims are on
+one side: ``tune`` is where rules and thresholds may be chosen, ``check`` is reported out of
+sample) and per source: 3-way label accuracy with the table present; the NOT ENOUGH INFO share
+with its page absent; evidence coverage (the gold page among the predicted evidence, a cell of the
+gold table among it, among what the verifier read, and the table read most is the gold one); per
+executor operation (``rule``): how often it fired, was right (its label is the gold one), was
+applied, would be applied by the checkpoint's margin, and the model alone on the same claims. The
+anchor in the same run is the model alone: the label before the executor and the evidence checks.
+
+Rows are cached under ``--work`` (``rows-present.jsonl``, ``rows-absent.jsonl``); a rerun reuses
+them, and ``--rescore`` re-runs the evidence checks on them without retrieving again.
+
+    wikicheck convert tabfact ../shared/data/tabfact /work/cache/table-bench/converted/tabfact
+    wikicheck convert infotabs ../shared/data/infotabs /work/cache/table-bench/converted/infotabs
+    wikicheck convert ottqa ../shared/data/ott-qa /work/cache/table-bench/converted/ottqa
+    nice python bench/bench_table_claims.py --converted /work/cache/table-bench/converted \\
+        --work /work/cache/table-bench/work --limit 300 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from types import SimpleNamespace
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench._common import header  # noqa: E402
+
+DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
+NEI = "NOT ENOUGH INFO"
+SUPPORTS, REFUTES = "SUPPORTS", "REFUTES"
+_PAREN_RE = re.compile(r"\s*\([^()]*\)\s*$")
+_PRONOUN_RE = re.compile(r"^(he|she|it|they|his|her|its|their)\b(?!['’])\s*", re.IGNORECASE)
+_POSSESSIVE = {"his", "her", "its", "their"}
+#: Bumped when the selection or restating rules change (the cached claims are then rebuilt).
+_RULES = 2
+
+
+def _hash(key: str, salt: str) -> float:
+    return int(hashlib.md5(f"{salt}:{key}".encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+# -- restating -------------------------------------------------------------------------------
+
+
+def subject_of(title: str) -> str:
+    """The page's subject as a claim names it: the title without its "(disambiguation)"."""
+    return " ".join(_PAREN_RE.sub("", title).split()) or title
+
+
+def names(text: str, title: str) -> bool:
+    """Whether ``text`` holds the subject of ``title`` (lower-cased, spaces squeezed)."""
+    return _norm(subject_of(title)) in _norm(text)
+
+
+def restate_tabfact(statement: str, title: str) -> str:
+    """The statement naming its page: kept when it does, else ``In {subject}, {statement}``."""
+    statement = statement.strip()
+    if names(statement, title):
+        return statement
+    subject = subject_of(title)
+    if subject[:1].isdigit():
+        subject = "the " + subject
+    elif subject.lower().startswith("list of "):
+        subject = "the list of " + subject[len("list of ") :]
+    return f"In {subject}, {statement}"
+
+
+def restate_infotabs(hypothesis: str, title: str) -> str | None:
+    """The hypothesis naming its entity, or None when it neither names it nor starts with a
+    pronoun for it."""
+    hypothesis = hypothesis.strip()
+    if names(hypothesis, title):
+        return hypothesis
+    m = _PRONOUN_RE.match(hypothesis)
+    if m is None or not hypothesis[m.end() :]:
+        return None
+    subject = subject_of(title)
+    if m.group(1).lower() in _POSSESSIVE:
+        subject += "'s"
+    return f"{subject} {hypothesis[m.end() :]}"
+
+
+# -- split -----------------------------------------------------------------------------------
+
+
+def part_of(table_key: str, tune: float = 0.5) -> str:
+    """``tune`` or ``check``, by a hash of the table (one table's claims stay on one side)."""
+    return "tune" if _hash(table_key, "table-claims") < tune else "check"
+
+
+# -- counting --------------------------------------------------------------------------------
+
+
+def model_label(row: dict) -> str:
+    """The model's own label: before the evidence checks and before the executor."""
+    if row.get("rule_applied") and isinstance(row.get("model_probabilities"), dict):
+        if row.get("rule_label") == row.get("label_before_checks", row["predicted_label"]):
+            probs = row["model_probabilities"]
+            return max(probs, key=probs.get)
+    return row.get("label_before_checks", row["predicted_label"])
+
+
+def _table_of(element_id: str) -> tuple[str, int] | None:
+    from wikicheck.ids import parse_id
+
+    try:
+        pid = parse_id(element_id)
+    except ValueError:
+        return None
+    if pid.type not in ("cell", "header_cell", "table_caption", "table"):
+        return None
+    return pid.page, pid.numbers[0]
+
+
+def coverage(row: dict, gold_tables: list[str]) -> dict[str, bool]:
+    """Where the gold tables are among the row's evidence: ``page`` (any element of a gold
+    page predicted), ``table`` (a cell of a gold table predicted), ``window`` (one read by the
+    verifier), ``read`` (the table with most cells read is a gold one)."""
+    from wikicheck.ids import parse_id
+
+    gold = {t for t in (_table_of(g) for g in gold_tables) if t}
+    pages = {p for p, _ in gold}
+    predicted = row.get("predicted_evidence") or []
+    window = row.get("evidence_in_window") or []
+
+    def page(i: str) -> str | None:
+        try:
+            return parse_id(i).page
+        except ValueError:
+            return None
+
+    read = Counter(t for t in map(_table_of, window) if t)
+    top = max(read, key=lambda t: (read[t], t)) if read else None
+    return {
+        "page": any(page(i) in pages for i in predicted),
+        "table": any(_table_of(i) in gold for i in predicted),
+        "window": any(_table_of(i) in gold for i in window),
+        "read": top in gold,
+    }
+
+
+def op_figures(rows: list[dict], margin: float | None = None) -> dict[str, dict]:
+    """Per executor operation: ``fired`` (rows with its ``rule``), ``right`` (its label is the
+    gold one), ``applied`` (it replaced the label), ``would_apply`` / ``would_apply_right`` (the
+    checkpoint's ``margin`` against the model's probabilities: what overriding would do here),
+    ``model_right`` (the model alone on the same rows), ``on_gold_table`` (the table read most is
+    the claim's), ``precision`` = right / fired."""
+    from wikicheck.verifier.tables import combine
+
+    out: dict[str, dict] = defaultdict(Counter)
+    for row in rows:
+        op = row.get("rule")
+        if not op:
+            continue
+        c = out[op]
+        gold = row.get("gold_label")
+        c["fired"] += 1
+        c["right"] += row.get("rule_label") == gold
+        c["applied"] += bool(row.get("rule_applied"))
+        c["model_right"] += model_label(row) == gold
+        c["on_gold_table"] += bool((row.get("coverage") or {}).get("read"))
+        if margin is not None:
+            probs = row.get("model_probabilities") or row.get("probabilities") or {}
+            verdict = SimpleNamespace(op=op, label=row.get("rule_label"))
+            if combine(verdict, probs, margin):
+                c["would_apply"] += 1
+                c["would_apply_right"] += row.get("rule_label") == gold
+                c["would_flip"] += row.get("rule_label") != model_label(row)
+    result = {}
+    for op in sorted(out, key=lambda o: (-out[o]["fired"], o)):
+        c = dict(out[op])
+        c["precision"] = round(c["right"] / c["fired"], 3)
+        result[op] = c
+    return result
+
+
+def summary(present: list[dict], absent: list[dict]) -> dict:
+    """Label accuracy (present), NOT ENOUGH INFO share (absent), coverage, and the model alone."""
+    n, m = len(present), len(absent)
+    acc = sum(r["predicted_label"] == r["gold_label"] for r in present)
+    acc_model = sum(model_label(r) == r["gold_label"] for r in present)
+    out: dict = {"n": n}
+    if n:
+        out["present_accuracy"] = round(acc / n, 4)
+        out["present_accuracy_model"] = round(acc_model / n, 4)
+        out["present_labels"] = dict(Counter(r["predicted_label"] for r in present))
+        for k in ("page", "table", "window", "read"):
+            out[f"coverage_{k}"] = round(sum(r["coverage"][k] for r in present) / n, 4)
+    if m:
+        out["absent_n"] = m
+        out["absent_nei"] = round(sum(r["predicted_label"] == NEI for r in absent) / m, 4)
+        out["absent_nei_model"] = round(sum(model_label(r) == NEI for r in absent) / m, 4)
+        out["absent_fired"] = sum(bool(r.get("rule")) for r in absent)
+    return out
+
+
+# -- claims ----------------------------------------------------------------------------------
+
+
+def _read_claims(path: Path, keep) -> list[dict]:
+    """Claim rows of a converted ``claims.jsonl`` (evidence dropped), those ``keep`` accepts."""
+    import orjson
+
+    out = []
+    with open(path, "rb") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            row = orjson.loads(line)
+            row.pop("evidence", None)
+            if keep(row):
+                out.append(row)
+    return out
+
+
+def select_claims(args) -> list[dict]:
+    """The benchmark's claims (cached in ``--work``/claims.jsonl for the same choices)."""
+    key = json.dumps([_RULES, args.limit, args.feverous, args.converted])
+    cache = Path(args.work) / "claims.jsonl"
+    if cache.exists():
+        lines = cache.read_text(encoding="utf-8").splitlines()
+        if lines and json.loads(lines[0]).get("key") == key:
+            return [json.loads(x) for x in lines[1:]]
+    conv = Path(args.converted)
+    claims: list[dict] = []
+
+    def tabfact_side(row: dict) -> bool:
+        """Training side, on a table with a Wikipedia page (others are titled "TabFact table")."""
+        split, table = row.get("split"), str(row.get("table_file"))
+        if row["gold_tables"][0].startswith("TabFact table "):
+            return False
+        return split == "train" or (split == "val" and _hash(table, "tabfact") < 0.5)
+
+    rows = _read_claims(conv / "tabfact" / "claims.jsonl", tabfact_side)
+    rows.sort(key=lambda r: _hash(str(r["id"]), "table-claims"))
+    for row in rows[: args.limit[0]]:
+        title = row["gold_tables"][0].rsplit("_table_", 1)[0]
+        claims.append(_claim(row, "tabfact", restate_tabfact(row["claim"], title), title))
+    rows = _read_claims(conv / "infotabs" / "claims.jsonl", lambda r: True)
+    rows.sort(key=lambda r: _hash(str(r["id"]), "table-claims"))
+    kept = 0
+    for row in rows:
+        if kept >= args.limit[1]:
+            break
+        title = row["gold_tables"][0].rsplit("_table_", 1)[0]
+        text = restate_infotabs(row["claim"], title)
+        if text is not None:
+            claims.append(_claim(row, "infotabs", text, title))
+            kept += 1
+    if args.feverous:
+        claims += _feverous_claims(args.feverous, args.feverous_pages)
+    with open(cache, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"key": key}) + "\n")
+        for c in claims:
+            fh.write(json.dumps(c, ensure_ascii=False) + "\n")
+    return claims
+
+
+def _claim(row: dict, source: str, text: str, title: str) -> dict:
+    table = f"{source}:{row.get('table_file')}"
+    return {
+        "id": row["id"], "claim": text, "original": row["claim"], "label": row["label"],
+        "source": source, "split": row.get("split"), "page": title,
+        "gold_tables": row["gold_tables"], "table": table, "part": part_of(table),
+    }  # fmt: skip
+
+
+def _feverous_claims(paths: list[str], page_files: list[str]) -> list[dict]:
+    """FEVEROUS claims with cell evidence whose tables are all in ``page_files``."""
+    tables: set[tuple[str, int]] = set()
+    for path in page_files:
+        for line in open(path, encoding="utf-8"):
+            page = json.loads(line)
+            tables.update(
+                (page["title"], int(k.split("_")[1])) for k in page if k.startswith("table_")
+            )
+    out = []
+    for path in paths:
+        for line in open(path, encoding="utf-8"):
+            row = json.loads(line)
+            ids = [i for es in row.get("evidence") or [] for i in es["content"]]
+            gold = sorted({t for t in map(_table_of, ids) if t})
+            if not gold or not set(gold) <= tables:
+                continue
+            table = f"feverous:{gold[0][0]}_table_{gold[0][1]}"
+            out.append({
+                "id": row["id"], "claim": row["claim"], "original": row["claim"],
+                "label": row["label"], "source": "feverous", "split": row.get("split"),
+                "page": gold[0][0], "gold_tables": [f"{p}_table_{t}" for p, t in gold],
+                "table": table, "part": part_of(table), "pages": page_files,
+            })  # fmt: skip
+    return out
+
+
+# -- index -----------------------------------------------------------------------------------
+
+
+def build_corpus(claims: list[dict], args, work: Path) -> tuple[Path, Path, dict]:
+    """The present and absent page files: the claims' pages and the distractors (reused)."""
+    import orjson
+
+    conv = Path(args.converted)
+    claim_pages = {c["page"] for c in claims}
+    key = hashlib.md5(
+        json.dumps([sorted(claim_pages), args.tabfact_distractors, args.passages]).encode()
+    ).hexdigest()[:10]
+    present, absent = work / f"pages-present-{key}.jsonl", work / f"pages-absent-{key}.jsonl"
+    info_file = work / f"pages-{key}.json"
+    if info_file.exists():
+        return present, absent, json.loads(info_file.read_text())
+    ottqa_tables = json.loads((conv / "ottqa" / "ottqa_tables.json").read_text())
+    ottqa_table_pages = {v["page"] for v in ottqa_tables.values()}
+    counts: Counter = Counter()
+    tabfact_pages = sum(1 for _ in open(conv / "tabfact" / "pages.jsonl", "rb"))
+    tf_rate = args.tabfact_distractors / max(1, tabfact_pages)
+    passages = sum(1 for _ in open(conv / "ottqa" / "pages.jsonl", "rb")) - len(ottqa_table_pages)
+    pass_rate = args.passages / max(1, passages)
+    seen: set[str] = set()
+    extra = [p for c in claims for p in c.get("pages") or []]
+    sources = [("tabfact", conv / "tabfact" / "pages.jsonl"),
+               ("infotabs", conv / "infotabs" / "pages.jsonl"),
+               ("ottqa", conv / "ottqa" / "pages.jsonl")] + [("feverous", Path(p)) for p in dict.fromkeys(extra)]  # fmt: skip
+    with open(present, "wb") as pres, open(absent, "wb") as absn:
+        for source, path in sources:
+            for line in open(path, "rb"):
+                if not line.strip():
+                    continue
+                title = orjson.loads(line)["title"]
+                if title in seen:  # one page per title (first source wins)
+                    counts["duplicate_titles"] += 1
+                    continue
+                if title in claim_pages:
+                    kind = "claim"
+                elif source == "tabfact":
+                    kind = "tabfact" if _hash(title, "distractor") < tf_rate else None
+                elif source == "ottqa" and title not in ottqa_table_pages:
+                    kind = "ottqa_passage" if _hash(title, "distractor") < pass_rate else None
+                elif source == "feverous":
+                    kind = None  # only its claims' pages
+                else:
+                    kind = source
+                if kind is None:
+                    continue
+                seen.add(title)
+                counts[kind] += 1
+                line = line if line.endswith(b"\n") else line + b"\n"
+                pres.write(line)
+                if kind != "claim":
+                    absn.write(line)
+    info = {"pages": dict(counts), "key": key}
+    info_file.write_text(json.dumps(info))
+    return present, absent, info
+
+
+def build_index(pages: Path, work: Path) -> tuple[Path, dict]:
+    """The Tantivy index of ``pages`` (``wikicheck index``'s indexer), reused when built."""
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.stores import open_store
+
+    index_dir = work / f"index-{pages.stem.removeprefix('pages-')}"
+    done = index_dir / "BUILT"
+    if done.exists():
+        return index_dir, json.loads(done.read_text())
+    t0 = time.perf_counter()
+    store = open_store(index_dir=str(index_dir), create=True)
+    try:
+        summ = index_sources([str(pages)], store, workers=1)
+    finally:
+        store.close()
+    info = {"index_s": round(time.perf_counter() - t0), "elements": getattr(summ, "elements", None)}
+    done.write_text(json.dumps(info))
+    return index_dir, info
+
+
+# -- running ---------------------------------------------------------------------------------
+
+
+def run_claims(claims: list, store, retriever, verifier) -> list[dict]:
+    """The claim -> verdict pipeline: retrieval, verifier, executor and checks, 3-way."""
+    from wikicheck.verifier.predict import verify_claims
+
+    return verify_claims(verifier, claims, store=store, retriever=retriever, labels=3)
+
+
+def rows_for(claims: list[dict], index_dir: Path, out: Path, batch: int) -> list[dict]:
+    """Rows for ``claims`` on ``index_dir``, cached in ``out`` (only missing claims are run)."""
+    from wikicheck.annotations import Claim
+
+    done: dict[str, dict] = {}
+    if out.exists():
+        for line in out.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            done[str(row["id"])] = row
+    todo = [c for c in claims if str(c["id"]) not in done]
+    if todo:
+        from wikicheck.indexer.stores import open_store
+        from wikicheck.retriever.pipeline import Retriever
+        from wikicheck.verifier.model import Verifier
+
+        verifier = Verifier.load()
+        store = open_store(index_dir=str(index_dir))
+        retriever = Retriever(store)
+        t0 = time.perf_counter()
+        with open(out, "a", encoding="utf-8") as fh:
+            for i in range(0, len(todo), batch):
+                part = todo[i : i + batch]
+                objs = [Claim(id=c["id"], claim=c["claim"], label=c["label"]) for c in part]
+                for c, row in zip(part, run_claims(objs, store, retriever, verifier)):
+                    row["gold_label"] = c["label"]
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    done[str(c["id"])] = row
+                fh.flush()
+                rate = (time.perf_counter() - t0) / min(i + batch, len(todo))
+                print(f"  {out.name}: {min(i + batch, len(todo))}/{len(todo)} "
+                      f"({rate:.2f} s/claim)", file=sys.stderr, flush=True)  # fmt: skip
+        store.close()
+    return [done[str(c["id"])] for c in claims]
+
+
+def rescore(rows: list[dict], index_dir: Path) -> list[dict]:
+    """The evidence checks again on cached rows (the model's label and window kept)."""
+    from wikicheck.indexer.stores import open_store
+    from wikicheck.verifier.sufficiency import apply_evidence_checks
+
+    store = open_store(index_dir=str(index_dir))
+    out = []
+    for row in rows:
+        found = store.get(row["evidence_in_window"])
+        elements = [found[i] for i in row["evidence_in_window"] if i in found]
+        new = {k: v for k, v in row.items() if k != "label_before_checks"}
+        new["predicted_label"] = row.get("label_before_checks", row["predicted_label"])
+        if "model_probabilities" in row and not row.get("rule_applied"):
+            new["probabilities"] = row["model_probabilities"]
+            new.pop("model_probabilities")
+        apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
+                              used=row["evidence_in_window"])  # fmt: skip
+        out.append(new)
+    store.close()
+    return out
+
+
+def _executor_margin() -> float | None:
+    from wikicheck.verifier.model import Verifier
+
+    return getattr(Verifier.load(), "executor_margin", None)
+
+
+# -- report ----------------------------------------------------------------------------------
+
+
+def report(claims: list[dict], present: list[dict], absent: list[dict], margin) -> dict:
+    by_id = {str(c["id"]): c for c in claims}
+    for row in present + absent:
+        c = by_id[str(row["id"])]
+        row.update(source=c["source"], part=c["part"], split=c["split"])
+        row["coverage"] = coverage(row, c["gold_tables"])
+    result: dict = {}
+    print(f"\n{'part':6} {'source':9} {'n':>4} {'acc':>6} {'model':>6} {'absNEI':>6} {'model':>6}"
+          f" {'page':>6} {'table':>6} {'window':>6} {'read':>6}")  # fmt: skip
+    for part in ("tune", "check", "all"):
+        for source in ("tabfact", "infotabs", "feverous", "all"):
+
+            def keep(r, part=part, source=source):  # noqa: E306
+                return part in ("all", r["part"]) and source in ("all", r["source"])
+
+            s = summary([r for r in present if keep(r)], [r for r in absent if keep(r)])
+            if not s["n"]:
+                continue
+            result[f"{part}/{source}"] = s
+            print(f"{part:6} {source:9} {s['n']:>4} {s['present_accuracy']:6.3f} "
+                  f"{s['present_accuracy_model']:6.3f} {s.get('absent_nei', 0):6.3f} "
+                  f"{s.get('absent_nei_model', 0):6.3f} {s['coverage_page']:6.3f} "
+                  f"{s['coverage_table']:6.3f} {s['coverage_window']:6.3f} "
+                  f"{s['coverage_read']:6.3f}")  # fmt: skip
+    print("(acc: 3-way label accuracy, table present; model: the model alone, before the executor"
+          " and checks; absNEI: NOT ENOUGH INFO share with the page absent; page/table: the gold"
+          " page / a gold-table cell among the predicted evidence; window: a gold-table cell read;"
+          " read: the table with most cells read is the gold one)")  # fmt: skip
+    for part in ("tune", "check"):
+        ops = op_figures([r for r in present if r["part"] == part], margin)
+        result[f"ops/{part}"] = ops
+        print(f"\nexecutor operations, table present, {part} part (margin {margin}):")
+        print(f"  {'op':16} {'fired':>5} {'right':>5} {'prec':>5} {'appl':>4} {'would':>5} "
+              f"{'w.right':>7} {'w.flip':>6} {'model':>5} {'goldtab':>7}")  # fmt: skip
+        for op, c in ops.items():
+            print(f"  {op:16} {c['fired']:5} {c['right']:5} {c['precision']:5.2f} "
+                  f"{c['applied']:4} {c.get('would_apply', 0):5} {c.get('would_apply_right', 0):7} "
+                  f"{c.get('would_flip', 0):6} {c['model_right']:5} {c['on_gold_table']:7}")  # fmt: skip
+    return result
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--converted", required=True,
+                    help="folder with the tabfact/, infotabs/, ottqa/ outputs of wikicheck convert")  # fmt: skip
+    ap.add_argument("--work", required=True, help="claims, page files, indexes and cached rows")
+    ap.add_argument(
+        "--limit", type=int, nargs=2, default=[300, 200], metavar=("TABFACT", "INFOTABS")
+    )
+    ap.add_argument("--feverous", nargs="*", default=[], help="FEVEROUS claims files")
+    ap.add_argument("--feverous-pages", nargs="*", default=[], help="their pages (FEVEROUS JSONL)")
+    ap.add_argument("--tabfact-distractors", type=int, default=3000, help="other TabFact pages")
+    ap.add_argument("--passages", type=int, default=20000, help="OTT-QA linked passages (sample)")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
+    ap.add_argument("--show", type=int, default=0, help="print N restated claims and exit")
+    args = ap.parse_args(argv)
+    print(header())
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    claims = select_claims(args)
+    counts = Counter((c["source"], c["part"]) for c in claims)
+    print(
+        f"claims: {len(claims)} {json.dumps({f'{s}/{p}': n for (s, p), n in sorted(counts.items())})}"
+    )
+    if args.show:
+        for c in sorted(claims, key=lambda c: _hash(str(c["id"]), "show"))[: args.show]:
+            print(f"  [{c['source']} {c['label']}] {c['original']!r}\n    -> {c['claim']!r}")
+        return {}
+    present_pages, absent_pages, info = build_corpus(claims, args, work)
+    print(f"pages: {json.dumps(info['pages'])}")
+    present_index, pinfo = build_index(present_pages, work)
+    absent_index, ainfo = build_index(absent_pages, work)
+    print(f"indexes: present {json.dumps(pinfo)}, absent {json.dumps(ainfo)}")
+    present = rows_for(claims, present_index, work / "rows-present.jsonl", args.batch)
+    absent = rows_for(claims, absent_index, work / "rows-absent.jsonl", args.batch)
+    if args.rescore:
+        present, absent = rescore(present, present_index), rescore(absent, absent_index)
+    result = report(claims, present, absent, _executor_margin())
+    result["seconds"] = round(time.perf_counter() - t0, 1)
+    print(json.dumps({"claims": len(claims), "pages": info["pages"], **result}))
+    return result
+
+
+if __name__ == "__main__":
+    main()
