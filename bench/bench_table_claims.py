@@ -37,8 +37,9 @@ executor operation (``rule``): how often it fired, was right (its label is the g
 applied, would be applied by the checkpoint's margin, and the model alone on the same claims. The
 anchor in the same run is the model alone: the label before the executor and the evidence checks.
 
-Rows are cached under ``--work`` (``rows-present.jsonl``, ``rows-absent.jsonl``); a rerun reuses
-them, and ``--rescore`` re-runs the evidence checks on them without retrieving again.
+Rows are cached under ``--work`` (``rows-present-KEY.jsonl``, ``rows-absent-KEY.jsonl``, KEY
+naming the indexes' pages); a rerun reuses them, and ``--rescore`` re-runs the evidence checks on
+them without retrieving again.
 
     wikicheck convert tabfact ../shared/data/tabfact /work/cache/table-bench/converted/tabfact
     wikicheck convert infotabs ../shared/data/infotabs /work/cache/table-bench/converted/infotabs
@@ -66,6 +67,7 @@ from bench._common import header  # noqa: E402
 
 DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
 NEI = "NOT ENOUGH INFO"
+OTTQA_PASSAGES = 178_775  # linked_passages.jsonl.gz
 SUPPORTS, REFUTES = "SUPPORTS", "REFUTES"
 _PAREN_RE = re.compile(r"\s*\([^()]*\)\s*$")
 _PRONOUN_RE = re.compile(r"^(he|she|it|they|his|her|its|their)\b(?!['’])\s*", re.IGNORECASE)
@@ -335,6 +337,59 @@ def _feverous_claims(paths: list[str], page_files: list[str]) -> list[dict]:
     return out
 
 
+# -- conversion ----------------------------------------------------------------------------
+
+
+def sample_passages(src: Path, dst: Path, n: int) -> int:
+    """Write about ``n`` of OTT-QA's linked passages (by a hash of the title) to ``dst``."""
+    import gzip
+
+    kept = 0
+    with (
+        gzip.open(src, "rt", encoding="utf-8") as fh,
+        gzip.open(dst, "wt", encoding="utf-8") as out,
+    ):
+        for line in fh:
+            if _hash(json.loads(line)["title"], "passage") < n / OTTQA_PASSAGES:
+                out.write(line)
+                kept += 1
+    return kept
+
+
+def prepare(data: Path, converted: Path, passages: int) -> None:
+    """Run ``wikicheck convert`` for each source whose output is missing; OTT-QA is converted
+    from its tables and a sample of ``passages`` linked passages (all 178,775 take over half an
+    hour on a loaded 2-core machine)."""
+    import subprocess
+
+    for source, folder in (("tabfact", "tabfact"), ("infotabs", "infotabs"), ("ottqa", "ott-qa")):
+        out = converted / source
+        if (out / "pages.jsonl").exists():
+            continue
+        src = data / folder
+        if source == "ottqa":
+            src = converted / "ottqa-input"
+            src.mkdir(parents=True, exist_ok=True)
+            tables = src / "traindev_tables.jsonl.gz"
+            if not tables.exists():
+                tables.symlink_to((data / folder / tables.name).resolve())
+            kept = sample_passages(data / folder / "linked_passages.jsonl.gz",
+                                   src / "linked_passages.jsonl.gz", passages)  # fmt: skip
+            print(f"OTT-QA linked passages: {kept} sampled", file=sys.stderr)
+        cmd = [
+            sys.executable,
+            "-m",
+            "wikicheck.cli",
+            "convert",
+            source,
+            str(src),
+            str(out),
+            "--json",
+        ]
+        print(" ".join(cmd), file=sys.stderr, flush=True)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
 # -- index -----------------------------------------------------------------------------------
 
 
@@ -343,9 +398,10 @@ def build_corpus(claims: list[dict], args, work: Path) -> tuple[Path, Path, dict
     import orjson
 
     conv = Path(args.converted)
-    claim_pages = {c["page"] for c in claims}
+    claim_pages = {c["page"]: c["source"] for c in claims}  # a claim's page from its source
+    ottqa_pages = (conv / "ottqa" / "pages.jsonl").stat().st_size  # another conversion: rebuilt
     key = hashlib.md5(
-        json.dumps([sorted(claim_pages), args.tabfact_distractors, args.passages]).encode()
+        json.dumps([sorted(claim_pages.items()), args.tabfact_distractors, ottqa_pages]).encode()
     ).hexdigest()[:10]
     present, absent = work / f"pages-present-{key}.jsonl", work / f"pages-absent-{key}.jsonl"
     info_file = work / f"pages-{key}.json"
@@ -356,8 +412,6 @@ def build_corpus(claims: list[dict], args, work: Path) -> tuple[Path, Path, dict
     counts: Counter = Counter()
     tabfact_pages = sum(1 for _ in open(conv / "tabfact" / "pages.jsonl", "rb"))
     tf_rate = args.tabfact_distractors / max(1, tabfact_pages)
-    passages = sum(1 for _ in open(conv / "ottqa" / "pages.jsonl", "rb")) - len(ottqa_table_pages)
-    pass_rate = args.passages / max(1, passages)
     seen: set[str] = set()
     extra = [p for c in claims for p in c.get("pages") or []]
     sources = [("tabfact", conv / "tabfact" / "pages.jsonl"),
@@ -372,12 +426,13 @@ def build_corpus(claims: list[dict], args, work: Path) -> tuple[Path, Path, dict
                 if title in seen:  # one page per title (first source wins)
                     counts["duplicate_titles"] += 1
                     continue
-                if title in claim_pages:
-                    kind = "claim"
+                if title in claim_pages:  # another source's page of that title is left out
+                    kind = "claim" if claim_pages[title] == source else None
+                    counts["claim_title_elsewhere"] += kind is None
                 elif source == "tabfact":
                     kind = "tabfact" if _hash(title, "distractor") < tf_rate else None
                 elif source == "ottqa" and title not in ottqa_table_pages:
-                    kind = "ottqa_passage" if _hash(title, "distractor") < pass_rate else None
+                    kind = "ottqa_passage"  # those of the conversion (--prepare samples them)
                 elif source == "feverous":
                     kind = None  # only its claims' pages
                 else:
@@ -546,12 +601,17 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--passages", type=int, default=20000, help="OTT-QA linked passages (sample)")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
+    ap.add_argument("--prepare", action="store_true",
+                    help="first run wikicheck convert where --converted lacks a source")  # fmt: skip
+    ap.add_argument("--data", default=str(DATA), help="the shared data folder (for --prepare)")
     ap.add_argument("--show", type=int, default=0, help="print N restated claims and exit")
     args = ap.parse_args(argv)
     print(header())
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
+    if args.prepare:
+        prepare(Path(args.data), Path(args.converted), args.passages)
     claims = select_claims(args)
     counts = Counter((c["source"], c["part"]) for c in claims)
     print(
@@ -566,8 +626,9 @@ def main(argv: list[str] | None = None) -> dict:
     present_index, pinfo = build_index(present_pages, work)
     absent_index, ainfo = build_index(absent_pages, work)
     print(f"indexes: present {json.dumps(pinfo)}, absent {json.dumps(ainfo)}")
-    present = rows_for(claims, present_index, work / "rows-present.jsonl", args.batch)
-    absent = rows_for(claims, absent_index, work / "rows-absent.jsonl", args.batch)
+    key = info["key"]  # rows belong to the indexes they were retrieved from
+    present = rows_for(claims, present_index, work / f"rows-present-{key}.jsonl", args.batch)
+    absent = rows_for(claims, absent_index, work / f"rows-absent-{key}.jsonl", args.batch)
     if args.rescore:
         present, absent = rescore(present, present_index), rescore(absent, absent_index)
     result = report(claims, present, absent, _executor_margin())
