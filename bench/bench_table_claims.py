@@ -219,8 +219,28 @@ def op_figures(rows: list[dict], margin: float | None = None) -> dict[str, dict]
     return result
 
 
-def summary(present: list[dict], absent: list[dict]) -> dict:
-    """Label accuracy (present), NOT ENOUGH INFO share (absent), coverage, and the model alone."""
+def overridden(row: dict, margin: float | None) -> str:
+    """The row's label had the executor overridden the model with ``margin`` (as it may on gold
+    evidence only): its label where :func:`wikicheck.verifier.tables.combine` says so, unless
+    the evidence checks answered NOT ENOUGH INFO. An estimate: the number check is not re-run."""
+    from wikicheck.verifier.tables import combine
+
+    label = row["predicted_label"]
+    if margin is None or not row.get("rule") or row.get("rule_applied"):
+        return label
+    if label == NEI and "label_before_checks" in row:
+        return label
+    probs = row.get("model_probabilities") or row.get("probabilities") or {}
+    verdict = SimpleNamespace(op=row["rule"], label=row.get("rule_label"))
+    return row["rule_label"] if combine(verdict, probs, margin) else label
+
+
+def summary(
+    present: list[dict], absent: list[dict], oracle: list[dict] = (), margin: float | None = None
+) -> dict:
+    """Label accuracy (present), NOT ENOUGH INFO share (absent), coverage, and the model alone;
+    with ``margin``, both again had the executor overridden the model (:func:`overridden`);
+    ``oracle``: accuracy with the gold table given."""
     n, m = len(present), len(absent)
     acc = sum(r["predicted_label"] == r["gold_label"] for r in present)
     acc_model = sum(model_label(r) == r["gold_label"] for r in present)
@@ -231,11 +251,25 @@ def summary(present: list[dict], absent: list[dict]) -> dict:
         out["present_labels"] = dict(Counter(r["predicted_label"] for r in present))
         for k in ("page", "table", "window", "read"):
             out[f"coverage_{k}"] = round(sum(r["coverage"][k] for r in present) / n, 4)
+        if margin is not None:
+            right = sum(overridden(r, margin) == r["gold_label"] for r in present)
+            out["present_accuracy_override"] = round(right / n, 4)
     if m:
         out["absent_n"] = m
         out["absent_nei"] = round(sum(r["predicted_label"] == NEI for r in absent) / m, 4)
         out["absent_nei_model"] = round(sum(model_label(r) == NEI for r in absent) / m, 4)
         out["absent_fired"] = sum(bool(r.get("rule")) for r in absent)
+        if margin is not None:
+            nei = sum(overridden(r, margin) == NEI for r in absent)
+            out["absent_nei_override"] = round(nei / m, 4)
+    if oracle:
+        k = len(oracle)
+        out["oracle_accuracy"] = round(
+            sum(r["predicted_label"] == r["gold_label"] for r in oracle) / k, 4
+        )
+        out["oracle_accuracy_model"] = round(
+            sum(model_label(r) == r["gold_label"] for r in oracle) / k, 4
+        )
     return out
 
 
@@ -474,14 +508,18 @@ def build_index(pages: Path, work: Path) -> tuple[Path, dict]:
 
 
 def run_claims(claims: list, store, retriever, verifier) -> list[dict]:
-    """The claim -> verdict pipeline: retrieval, verifier, executor and checks, 3-way."""
+    """The claim -> verdict pipeline: retrieval, verifier, executor and checks, 3-way
+    (``retriever`` None: the claim's gold table, the oracle setting)."""
     from wikicheck.verifier.predict import verify_claims
 
     return verify_claims(verifier, claims, store=store, retriever=retriever, labels=3)
 
 
-def rows_for(claims: list[dict], index_dir: Path, out: Path, batch: int) -> list[dict]:
-    """Rows for ``claims`` on ``index_dir``, cached in ``out`` (only missing claims are run)."""
+def rows_for(
+    claims: list[dict], index_dir: Path, out: Path, batch: int, *, oracle: bool = False
+) -> list[dict]:
+    """Rows for ``claims`` on ``index_dir``, cached in ``out`` (only missing claims are run);
+    ``oracle``: the claim's gold table given instead of retrieval."""
     from wikicheck.annotations import Claim
 
     done: dict[str, dict] = {}
@@ -497,12 +535,13 @@ def rows_for(claims: list[dict], index_dir: Path, out: Path, batch: int) -> list
 
         verifier = Verifier.load()
         store = open_store(index_dir=str(index_dir))
-        retriever = Retriever(store)
+        retriever = None if oracle else Retriever(store)
         t0 = time.perf_counter()
         with open(out, "a", encoding="utf-8") as fh:
             for i in range(0, len(todo), batch):
                 part = todo[i : i + batch]
-                objs = [Claim(id=c["id"], claim=c["claim"], label=c["label"]) for c in part]
+                objs = [Claim(id=c["id"], claim=c["claim"], label=c["label"],
+                              extra={"gold_tables": c["gold_tables"]}) for c in part]  # fmt: skip
                 for c, row in zip(part, run_claims(objs, store, retriever, verifier)):
                     row["gold_label"] = c["label"]
                     fh.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -546,34 +585,42 @@ def _executor_margin() -> float | None:
 # -- report ----------------------------------------------------------------------------------
 
 
-def report(claims: list[dict], present: list[dict], absent: list[dict], margin) -> dict:
+def report(claims: list[dict], present: list[dict], absent: list[dict], margin, oracle=()) -> dict:
     by_id = {str(c["id"]): c for c in claims}
+    for row in list(oracle):
+        row.update(source=by_id[str(row["id"])]["source"], part=by_id[str(row["id"])]["part"])
     for row in present + absent:
         c = by_id[str(row["id"])]
         row.update(source=c["source"], part=c["part"], split=c["split"])
         row["coverage"] = coverage(row, c["gold_tables"])
     result: dict = {}
-    print(f"\n{'part':6} {'source':9} {'n':>4} {'acc':>6} {'model':>6} {'absNEI':>6} {'model':>6}"
-          f" {'page':>6} {'table':>6} {'window':>6} {'read':>6}")  # fmt: skip
+    cols = ("acc", "model", "absNEI", "model", "page", "table", "window", "read", "oracle",
+            "model", "ovr.acc", "ovr.NEI")  # fmt: skip
+    print(f"\n{'part':6} {'source':9} {'n':>4} " + " ".join(f"{c:>7}" for c in cols))
     for part in ("tune", "check", "all"):
         for source in ("tabfact", "infotabs", "feverous", "all"):
 
             def keep(r, part=part, source=source):  # noqa: E306
                 return part in ("all", r["part"]) and source in ("all", r["source"])
 
-            s = summary([r for r in present if keep(r)], [r for r in absent if keep(r)])
+            s = summary([r for r in present if keep(r)], [r for r in absent if keep(r)],
+                        [r for r in oracle if keep(r)], margin)  # fmt: skip
             if not s["n"]:
                 continue
             result[f"{part}/{source}"] = s
-            print(f"{part:6} {source:9} {s['n']:>4} {s['present_accuracy']:6.3f} "
-                  f"{s['present_accuracy_model']:6.3f} {s.get('absent_nei', 0):6.3f} "
-                  f"{s.get('absent_nei_model', 0):6.3f} {s['coverage_page']:6.3f} "
-                  f"{s['coverage_table']:6.3f} {s['coverage_window']:6.3f} "
-                  f"{s['coverage_read']:6.3f}")  # fmt: skip
-    print("(acc: 3-way label accuracy, table present; model: the model alone, before the executor"
-          " and checks; absNEI: NOT ENOUGH INFO share with the page absent; page/table: the gold"
-          " page / a gold-table cell among the predicted evidence; window: a gold-table cell read;"
-          " read: the table with most cells read is the gold one)")  # fmt: skip
+            keys = ("present_accuracy", "present_accuracy_model", "absent_nei",
+                    "absent_nei_model", "coverage_page", "coverage_table", "coverage_window",
+                    "coverage_read", "oracle_accuracy", "oracle_accuracy_model",
+                    "present_accuracy_override", "absent_nei_override")  # fmt: skip
+            cells = [f"{s[k]:7.3f}" if k in s else f"{'-':>7}" for k in keys]
+            print(f"{part:6} {source:9} {s['n']:>4} " + " ".join(cells))
+    print("acc: 3-way label accuracy, table present; model: the model alone (before the executor"
+          " and the checks), the anchor; absNEI: NOT ENOUGH INFO share with the page absent;"
+          " page / table: the gold page / a gold-table cell among the predicted evidence; window:"
+          " a gold-table cell read; read: the table with most cells read is the gold one;"
+          " oracle: the gold table given instead of retrieval; ovr.acc / ovr.NEI: acc and absNEI"
+          " had the executor overridden the model on retrieved evidence with the checkpoint's"
+          " margin (an estimate)")  # fmt: skip
     for part in ("tune", "check"):
         ops = op_figures([r for r in present if r["part"] == part], margin)
         result[f"ops/{part}"] = ops
@@ -600,6 +647,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--tabfact-distractors", type=int, default=3000, help="other TabFact pages")
     ap.add_argument("--passages", type=int, default=20000, help="OTT-QA linked passages (sample)")
     ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--no-oracle", action="store_true", help="skip the gold-table run")
     ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
     ap.add_argument("--prepare", action="store_true",
                     help="first run wikicheck convert where --converted lacks a source")  # fmt: skip
@@ -629,9 +677,13 @@ def main(argv: list[str] | None = None) -> dict:
     key = info["key"]  # rows belong to the indexes they were retrieved from
     present = rows_for(claims, present_index, work / f"rows-present-{key}.jsonl", args.batch)
     absent = rows_for(claims, absent_index, work / f"rows-absent-{key}.jsonl", args.batch)
+    oracle = []
+    if not args.no_oracle:
+        oracle_rows = work / f"rows-oracle-{key}.jsonl"
+        oracle = rows_for(claims, present_index, oracle_rows, args.batch, oracle=True)
     if args.rescore:
         present, absent = rescore(present, present_index), rescore(absent, absent_index)
-    result = report(claims, present, absent, _executor_margin())
+    result = report(claims, present, absent, _executor_margin(), oracle)
     result["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps({"claims": len(claims), "pages": info["pages"], **result}))
     return result

@@ -7,6 +7,7 @@ from bench.bench_table_claims import (
     coverage,
     model_label,
     op_figures,
+    overridden,
     part_of,
     restate_infotabs,
     restate_tabfact,
@@ -143,3 +144,23 @@ def test_summary_present_accuracy_absent_nei_and_the_anchor():
     assert s["absent_nei"] == 0.5 and s["absent_nei_model"] == 0.0
     assert s["coverage_table"] == 1.0 and s["coverage_window"] == 0.0
     assert s["absent_fired"] == 1
+
+
+def test_overridden_replaces_the_label_where_the_margin_lets_the_executor_win():
+    row = _row("count", "REFUTES", "REFUTES", "SUPPORTS")
+    assert overridden(row, -1.0) == "REFUTES"
+    assert overridden(row, 2.0) == "SUPPORTS"
+    assert overridden(row, None) == "SUPPORTS"
+    checked = dict(row, predicted_label="NOT ENOUGH INFO", label_before_checks="SUPPORTS")
+    assert overridden(checked, -1.0) == "NOT ENOUGH INFO"  # the checks still answer NEI
+    assert overridden(_row(None, None, "SUPPORTS", "REFUTES"), -1.0) == "REFUTES"
+
+
+def test_summary_oracle_and_override_figures():
+    cov = {"page": True, "table": True, "window": True, "read": True}
+    present = [dict(_row("count", "REFUTES", "REFUTES", "SUPPORTS"), coverage=cov)]
+    oracle = [{"predicted_label": "REFUTES", "label_before_checks": "SUPPORTS",
+               "gold_label": "REFUTES"}]  # fmt: skip
+    s = summary(present, [], oracle, margin=-1.0)
+    assert s["present_accuracy"] == 0.0 and s["present_accuracy_override"] == 1.0
+    assert s["oracle_accuracy"] == 1.0 and s["oracle_accuracy_model"] == 0.0
