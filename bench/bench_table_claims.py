@@ -22,8 +22,9 @@ page (the verifier is never given the table):
   the table claims of the WikiLens, jajderia and graphrag samples lack their pages.
 
 The index holds the claims' pages plus distractors: a deterministic sample of the other TabFact
-pages (``--tabfact-distractors``), every other InfoTabs page, every OTT-QA table page and a
-sample of OTT-QA's linked passages (``--passages``). A second index lacks the claims' pages
+pages (``--tabfact-distractors``), every other InfoTabs page, every OTT-QA table page and the
+linked passages of the OTT-QA conversion (``--prepare`` samples ``--passages`` of the 178,775 by
+a hash of the title: 20,123 for 20,000). A second index lacks the claims' pages
 (every page of those titles, like ``bench/bench_absent_evidence.py``). Both are built from the
 ``wikicheck convert`` outputs (``--converted``) with the indexer of ``wikicheck index`` and reused
 when built for the same pages.
@@ -34,18 +35,22 @@ sample) and per source: 3-way label accuracy with the table present; the NOT ENO
 with its page absent; evidence coverage (the gold page among the predicted evidence, a cell of the
 gold table among it, among what the verifier read, and the table read most is the gold one); per
 executor operation (``rule``): how often it fired, was right (its label is the gold one), was
-applied, would be applied by the checkpoint's margin, and the model alone on the same claims. The
-anchor in the same run is the model alone: the label before the executor and the evidence checks.
+applied, would be applied by the checkpoint's margin, and the model alone on the same claims; the
+same claims with their gold table given instead of retrieval (``oracle``; ``--no-oracle`` skips
+it); and accuracy and NOT ENOUGH INFO had the executor overridden the model on retrieved evidence
+(:func:`overridden`). The anchor in the same run is the model alone: the label before the
+executor and the evidence checks.
 
-Rows are cached under ``--work`` (``rows-present-KEY.jsonl``, ``rows-absent-KEY.jsonl``, KEY
-naming the indexes' pages); a rerun reuses them, and ``--rescore`` re-runs the evidence checks on
+Rows are cached under ``--work`` (``rows-{present,absent,oracle}-KEY.jsonl``, KEY naming the
+indexes' pages); a rerun reuses them, and ``--rescore`` re-runs the evidence checks on
 them without retrieving again.
 
-    wikicheck convert tabfact ../shared/data/tabfact /work/cache/table-bench/converted/tabfact
-    wikicheck convert infotabs ../shared/data/infotabs /work/cache/table-bench/converted/infotabs
-    wikicheck convert ottqa ../shared/data/ott-qa /work/cache/table-bench/converted/ottqa
-    nice python bench/bench_table_claims.py --converted /work/cache/table-bench/converted \\
+    # --prepare runs `wikicheck convert tabfact|infotabs|ottqa` where --converted lacks one
+    # (OTT-QA from its tables and a sample of --passages linked passages); ~25 min in all on a
+    # loaded 2-core machine, then a rerun only reads the cached rows
+    nice python bench/bench_table_claims.py --prepare --converted /work/cache/table-bench/converted \\
         --work /work/cache/table-bench/work --limit 300 200
+    python bench/bench_table_claims.py --converted ... --work ... --limit 300 200 --show 30
 """
 
 from __future__ import annotations
