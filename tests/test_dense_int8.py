@@ -115,6 +115,35 @@ def test_int8_model_is_built_once_and_rebuilt_for_a_new_recipe_or_calibration(
     assert len(builds) == 3 and fourth not in (first, third)
 
 
+@pytest.mark.parametrize("library", int8.KEY_LIBRARIES)
+def test_int8_model_is_rebuilt_when_a_library_that_writes_it_changes_version(
+    tmp_path, monkeypatch, fake_int8_build, library
+) -> None:
+    """torch, transformers, onnx and onnxruntime each shape the exported and quantised graph: a
+    new version of one of them gets its own file instead of reusing one it did not write."""
+    from importlib import metadata
+
+    builds = fake_int8_build
+    first = int8.int8_model_path(teacher_dir(), tmp_path)
+    real = metadata.version
+
+    def bumped(name: str) -> str:
+        return "999.0" if name == library else real(name)
+
+    monkeypatch.setattr(metadata, "version", bumped)
+    assert f"{library}==999.0" in int8.library_versions()
+    second = int8.int8_model_path(teacher_dir(), tmp_path)
+    assert second != first and len(builds) == 2
+    monkeypatch.setattr(metadata, "version", real)
+    assert int8.int8_model_path(teacher_dir(), tmp_path) == first and len(builds) == 2
+
+
+def test_library_versions_name_an_absent_library() -> None:
+    assert int8.library_versions(("torch", "no-such-library-xyz")).split(" ")[1] == (
+        "no-such-library-xyz==absent"
+    )
+
+
 def test_calibration_texts_are_element_texts_of_calibration_length() -> None:
     texts = int8.calibration_texts()
     assert len(texts) == 512 and all(" : " in t for t in texts)

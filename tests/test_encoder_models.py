@@ -51,6 +51,23 @@ def test_student_is_rebuilt_from_the_teacher_embeddings_and_the_shipped_layers(t
     assert em.model_dir(em.TEACHER) == em.teacher_dir()
 
 
+def test_student_is_rebuilt_when_torch_or_safetensors_changes_version(
+    tmp_path, monkeypatch
+) -> None:
+    from importlib import metadata
+
+    out = em.model_dir(STUDENT, cache=tmp_path)
+    real = metadata.version
+    for library in em.REBUILD_LIBRARIES:
+        monkeypatch.setattr(
+            metadata, "version", lambda n, lib=library: "999.0" if n == lib else real(n)
+        )
+        other = em.model_dir(STUDENT, cache=tmp_path)
+        assert other != out and (other / "model.safetensors").exists()
+    monkeypatch.setattr(metadata, "version", real)
+    assert em.model_dir(STUDENT, cache=tmp_path) == out
+
+
 def test_exporting_the_rebuilt_student_gives_back_the_shipped_layers(tmp_path) -> None:
     rebuilt = em.model_dir(STUDENT, cache=tmp_path)
     out = em.export_student(rebuilt, "again", tmp_path / "models")
