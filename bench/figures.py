@@ -13,8 +13,8 @@ markers of README.md; ``tests/test_docs.py`` fails when the README's copy differ
 
 **Stale results.** Each result names the source paths its figure depends on (``covers``: files or
 folders). It is *stale* when one of them changed in git between the result's ``commit`` and
-``HEAD``: the figure may no longer be what the code gives. A stale result must be re-measured
-(new figure and commit) or flagged: ``stale`` lists the ``covers`` entries that changed, and the
+``HEAD`` (Markdown files aside): the figure may no longer be what the code gives. A stale result
+must be re-measured (new figure and commit) or flagged: ``stale`` lists the ``covers`` entries that changed, and the
 README shows the figure with "(to re-measure: ... changed since COMMIT)". ``--check`` passes a
 flagged stale result (and lists it) and fails an unflagged one, or a flag that no longer matches
 (a changed entry left out, or a flag on a result nothing changed under); ``tests/test_figures.py``
@@ -189,6 +189,8 @@ def staleness(results: list[dict], root: Path = ROOT) -> list[Staleness]:
         files = _git(root, "diff", "--name-only", r["commit"], "HEAD", "--", *r["covers"])
         changed: dict[str, list[str]] = {}
         for name in files.splitlines():
+            if name.endswith(".md"):
+                continue  # a model card or README under a covered folder never moves a figure
             for entry in r["covers"]:
                 if name == entry.rstrip("/") or name.startswith(entry.rstrip("/") + "/"):
                     changed.setdefault(entry, []).append(name)

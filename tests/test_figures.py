@@ -121,3 +121,10 @@ def test_no_recorded_result_is_stale_without_its_flag() -> None:
             pytest.skip(f"history too shallow to tell: {exc}")
         raise
     assert ok, "\n".join(line for line in lines if not line.startswith("flagged"))
+
+
+def test_a_markdown_file_under_a_covered_folder_does_not_make_a_result_stale(repo) -> None:
+    measured = _commit(repo, "measured")
+    (repo / "pkg" / "sub" / "README.md").write_text("notes\n")
+    _commit(repo, "docs")
+    assert figures.check_stale(figures.load_results(_results(repo, measured)), repo) == (True, [])
