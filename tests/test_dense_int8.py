@@ -19,6 +19,7 @@ TEXTS = [
 ]
 
 
+@pytest.mark.slow
 def test_int8_model_runs_integer_matrix_products_and_agrees_with_fp32(tmp_path) -> None:
     """The cached model really computes in int8 once onnxruntime has optimised it (weight-only
     int8 would be folded back to fp32 MatMuls), with fixed activation scales (no per-batch
@@ -68,6 +69,7 @@ def test_residual_connections_read_fp32_tensors_not_their_8_bit_copies() -> None
             assert not quantised & set(node.input), node.name
 
 
+@pytest.mark.slow
 def test_int8_vectors_do_not_depend_on_batch_mates_padding_or_threads() -> None:
     """Static scales make each text's vector a function of its text alone: the same vector
     alone, in a batch of short texts and padded inside a batch of long ones, on 1 or 2 threads.
