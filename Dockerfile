@@ -31,12 +31,13 @@ RUN pip install "torch==${TORCH_VERSION}" --index-url "${TORCH_INDEX}"
 WORKDIR /app
 # The repository layout is kept (editable install): es_mappings/, kibana/ and the shipped
 # verifier in wikicheck/verifier/models/ are read from next to the code.
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY wikicheck ./wikicheck
 COPY es_mappings ./es_mappings
 COPY kibana ./kibana
 COPY samples ./samples
-RUN pip install -e . \
+# the versions the suite passed with (constraints.txt), as `make setup` installs them
+RUN pip install -c constraints.txt -e . \
     && useradd --create-home --uid 10001 wikicheck \
     && mkdir -p /data/index && chown wikicheck /data/index
 

@@ -5,24 +5,33 @@ re-runs them) and the recorded benchmark results (``bench/results.toml``, each p
 output of the command it names). The table goes between the ``figures:begin`` / ``figures:end``
 markers of README.md; ``tests/test_docs.py`` fails when the README's copy differs.
 
-    python bench/figures.py            # print the table
-    python bench/figures.py --write    # put it into README.md
-    python bench/figures.py --check    # exit 1 when README.md's table is not the generated one
+    python bench/figures.py               # print the table
+    python bench/figures.py --write       # put it into README.md
+    python bench/figures.py --check       # exit 1: README's table is not the generated one, or a
+                                          # result is stale and not flagged
+    python bench/figures.py --mark-stale  # set each result's `stale` to what changed (then --write)
+
+**Stale results.** Each result names the source paths its figure depends on (``covers``: files or
+folders). It is *stale* when one of them changed in git between the result's ``commit`` and
+``HEAD`` (Markdown files aside): the figure may no longer be what the code gives. A stale result
+must be re-measured (new figure and commit) or flagged: ``stale`` lists the ``covers`` entries that changed, and the
+README shows the figure with "(to re-measure: ... changed since COMMIT)". ``--check`` passes a
+flagged stale result (and lists it) and fails an unflagged one, or a flag that no longer matches
+(a changed entry left out, or a flag on a result nothing changed under); ``tests/test_figures.py``
+runs it. Recipe rows are not covered: the suite re-runs them.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from wikicheck.evaluation.recipe import load_recipe
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.toml"
@@ -40,8 +49,10 @@ METRIC_NAMES = {
     "task_a_2way_f1": "task A 2-way F1",
     "task_b_f1": "task B F1",
 }
-#: The keys every recorded result must carry (``setup`` is optional).
-RESULT_KEYS = ("id", "what", "figure", "anchor", "command", "commit", "date", "machine", "doc")
+#: The keys every recorded result must carry (``setup`` and ``stale`` are optional).
+RESULT_KEYS = (
+    "id", "what", "figure", "anchor", "command", "commit", "date", "machine", "doc", "covers",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,7 @@ def recipe_rows(recipes_dir: Path = ROOT / "recipes") -> list[Row]:
         rows.append(
             Row(
                 what=f"{recipe.description.rstrip('.')} ({size})",
-                figure=figure,
+                figure=f"**{_cell(figure)}**",
                 anchor=f"pinned by the suite (± {expected.tolerance:g})",
                 command=command,
             )
@@ -97,6 +108,12 @@ def load_results(path: Path = RESULTS) -> list[dict]:
         missing = [k for k in RESULT_KEYS if not str(r.get(k, "")).strip()]
         if missing:
             raise ValueError(f"{path}: result {i + 1} ({r.get('id', '?')}): missing {missing}")
+        for key in ("covers", "stale"):
+            value = r.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"{path}: result {r['id']!r}: {key} must be a list of paths")
+        if not set(r.get("stale", [])) <= set(r["covers"]):
+            raise ValueError(f"{path}: result {r['id']!r}: stale names paths not in covers")
         if r["id"] in seen:
             raise ValueError(f"{path}: result id {r['id']!r} appears twice")
         seen.add(r["id"])
@@ -104,7 +121,130 @@ def load_results(path: Path = RESULTS) -> list[dict]:
 
 
 def bench_rows(path: Path = RESULTS) -> list[Row]:
-    return [Row(r["what"], r["figure"], r["anchor"], r["command"]) for r in load_results(path)]
+    return [Row(r["what"], _figure(r), r["anchor"], r["command"]) for r in load_results(path)]
+
+
+def _figure(result: dict) -> str:
+    stale = result.get("stale")
+    if not stale:
+        return f"**{_cell(result['figure'])}**"
+    return (
+        f"**{_cell(result['figure'])}** (to re-measure: {_cell(', '.join(stale))} changed "
+        f"since {result['commit']})"
+    )
+
+
+@dataclass(frozen=True)
+class Staleness:
+    """One result's covered paths against git: what changed since its commit, and its flag."""
+
+    id: str
+    commit: str
+    changed: dict[str, list[str]]  # covers entry -> files changed under it since ``commit``
+    flagged: tuple[str, ...]
+
+    @property
+    def unflagged(self) -> list[str]:
+        """Changed entries the flag leaves out (the result says nothing of them)."""
+        return [entry for entry in self.changed if entry not in self.flagged]
+
+    @property
+    def needless(self) -> list[str]:
+        """Flagged entries under which nothing changed."""
+        return [entry for entry in self.flagged if entry not in self.changed]
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+        )
+    except FileNotFoundError as exc:
+        raise RuntimeError(
+            "git is not installed: staleness needs the repository's history"
+        ) from exc
+    except subprocess.CalledProcessError as exc:
+        raise RuntimeError(f"git {' '.join(args)}: {exc.stderr.strip()}") from exc
+    return done.stdout
+
+
+def staleness(results: list[dict], root: Path = ROOT) -> list[Staleness]:
+    """Each result's covered paths changed in git between its ``commit`` and ``HEAD``.
+
+    Raises RuntimeError when ``root`` is not a git checkout, a commit is not in its history (a
+    shallow clone: fetch the full history) or a covered path does not exist.
+    """
+    out = []
+    for r in results:
+        missing = [entry for entry in r["covers"] if not (root / entry).exists()]
+        if missing:
+            raise RuntimeError(f"result {r['id']!r}: covers paths that do not exist: {missing}")
+        try:
+            _git(root, "cat-file", "-e", f"{r['commit']}^{{commit}}")
+        except RuntimeError as exc:
+            raise RuntimeError(
+                f"result {r['id']!r}: commit {r['commit']} is not in this repository's history "
+                "(a shallow clone? git fetch --unshallow)"
+            ) from exc
+        files = _git(root, "diff", "--name-only", r["commit"], "HEAD", "--", *r["covers"])
+        changed: dict[str, list[str]] = {}
+        for name in files.splitlines():
+            if name.endswith(".md"):
+                continue  # a model card or README under a covered folder never moves a figure
+            for entry in r["covers"]:
+                if name == entry.rstrip("/") or name.startswith(entry.rstrip("/") + "/"):
+                    changed.setdefault(entry, []).append(name)
+        out.append(Staleness(r["id"], r["commit"], changed, tuple(r.get("stale", []))))
+    return out
+
+
+def check_stale(results: list[dict], root: Path = ROOT) -> tuple[bool, list[str]]:
+    """(passes, report lines): fails on a stale result left unflagged or a flag that is wrong."""
+    ok, lines = True, []
+    for s in staleness(results, root):
+        files = sorted({f for names in s.changed.values() for f in names})
+        shown = ", ".join(files[:8]) + (f" and {len(files) - 8} more" if len(files) > 8 else "")
+        if s.unflagged:
+            ok = False
+            lines.append(
+                f"STALE {s.id}: {', '.join(s.unflagged)} changed since {s.commit} ({shown}): "
+                "re-measure it (new figure and commit) or flag it (python bench/figures.py "
+                "--mark-stale, then --write)"
+            )
+        elif s.needless:
+            ok = False
+            lines.append(
+                f"WRONG FLAG {s.id}: stale names {', '.join(s.needless)}, unchanged since "
+                f"{s.commit}: python bench/figures.py --mark-stale, then --write"
+            )
+        elif s.changed:
+            lines.append(f"flagged {s.id}: to re-measure ({shown} changed since {s.commit})")
+    return ok, lines
+
+
+def mark_stale(path: Path = RESULTS, root: Path = ROOT) -> list[str]:
+    """Set each result's ``stale`` line in ``path`` to its changed ``covers`` entries (none: the
+    line goes); returns the ids whose flag changed."""
+    text = path.read_text(encoding="utf-8")
+    by_id = {s.id: s for s in staleness(load_results(path), root)}
+    blocks = re.split(r"(?m)^(?=\[\[result\]\]\n)", text)
+    changed_ids = []
+    for i, block in enumerate(blocks):
+        found = re.search(r'(?m)^id = "([^"]+)"$', block)
+        if not found or found.group(1) not in by_id:
+            continue
+        s = by_id[found.group(1)]
+        new = re.sub(r"(?m)^stale = .*\n", "", block)
+        if s.changed:
+            line = "stale = [" + ", ".join(f'"{e}"' for e in s.changed) + "]\n"
+            at = re.search(r'(?m)^commit = "[^"]*"\n', new)
+            assert at is not None  # load_results checked that every result has a commit
+            new = new[: at.end()] + line + new[at.end() :]
+        if new != block:
+            blocks[i] = new
+            changed_ids.append(s.id)
+    path.write_text("".join(blocks), encoding="utf-8")
+    return changed_ids
 
 
 def _cell(text: str) -> str:
@@ -120,8 +260,7 @@ def render_table() -> str:
     ]
     for row in recipe_rows() + bench_rows():
         lines.append(
-            f"| {_cell(row.what)} | **{_cell(row.figure)}** | {_cell(row.anchor)} | "
-            f"`{_cell(row.command)}` |"
+            f"| {_cell(row.what)} | {row.figure} | {_cell(row.anchor)} | `{_cell(row.command)}` |"
         )
     lines.append(END)
     return "\n".join(lines)
@@ -151,10 +290,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="put the table into README.md")
-    mode.add_argument("--check", action="store_true", help="exit 1 when README.md differs")
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when README.md differs or a result is stale and not flagged",
+    )
+    mode.add_argument(
+        "--mark-stale",
+        action="store_true",
+        help="set each result's stale list to the covered paths changed since its commit",
+    )
     args = parser.parse_args(argv)
     if args.write:
         print("README.md updated" if write_readme() else "README.md already up to date")
+        return 0
+    if args.mark_stale:
+        ids = mark_stale()
+        print(f"stale flags changed: {', '.join(ids)}" if ids else "stale flags already right")
         return 0
     if args.check:
         same = readme_table(README.read_text(encoding="utf-8")) == render_table()
@@ -163,7 +315,13 @@ def main(argv: list[str] | None = None) -> int:
             if same
             else "README.md's figures table differs: run python bench/figures.py --write"
         )
-        return 0 if same else 1
+        try:
+            fresh, lines = check_stale(load_results())
+        except RuntimeError as exc:
+            print(f"cannot tell which results are stale: {exc}")
+            return 1
+        print("\n".join(lines) or "every recorded result is as fresh as its covered paths")
+        return 0 if same and fresh else 1
     print(render_table())
     return 0
 

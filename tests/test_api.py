@@ -15,6 +15,9 @@ from wikicheck.api.app import Limits, Services, create_app
 from wikicheck.errors import InputError, NotFoundError, StoreError
 from wikicheck.model import LABELS
 
+# the shared index with the real retriever (spaCy, the encoder) and verifier loaded: make test's
+pytestmark = pytest.mark.slow
+
 AARE_CLAIM = "The Aare is 295 kilometres long."
 
 

@@ -14,6 +14,9 @@ import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
 
+# property-based runs over every operation, with the models loaded: the full suite's (make test)
+pytestmark = pytest.mark.slow
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.checks import (  # noqa: E402

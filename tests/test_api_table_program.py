@@ -11,6 +11,9 @@ from fastapi.testclient import TestClient
 from tests.api_fixtures import shared_services
 from wikicheck.api import create_app
 
+# the shared index with the real retriever and verifier loaded: make test's
+pytestmark = pytest.mark.slow
+
 CLAIM = "The total length of the Aare's tributaries is 304 km."
 
 

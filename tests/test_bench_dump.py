@@ -16,6 +16,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 def test_dump_file_is_shaped_like_the_release_and_counts_its_elements(tmp_path) -> None:
     db = tmp_path / "dump.db"
     pages, elements = dump_corpus.build_db(db, 20_000)

@@ -98,6 +98,7 @@ def test_a_bare_train_verifier_never_writes_into_the_shipped_model():
     assert not target.is_relative_to(DEFAULT_MODEL.resolve().parent)
 
 
+@pytest.mark.slow
 def test_model_loading_draws_no_tqdm_bars(setup):
     import os
     import subprocess

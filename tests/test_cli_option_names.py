@@ -136,6 +136,7 @@ def test_every_output_option_is_spelt_o_output():
                 assert p.opts == ["-o", "--output"], (name, p.opts)
 
 
+@pytest.mark.slow
 def test_an_index_built_with_the_old_names_equals_one_built_with_the_new(tmp_path):
     runner = CliRunner()
     got = {}

@@ -4,11 +4,11 @@ one settings model, ``wikicheck config --list`` listing exactly what ``--set`` a
 from __future__ import annotations
 
 import re
+import tomllib
 
 import click
 import orjson
 import pytest
-import tomllib
 from click.testing import CliRunner
 
 from wikicheck.api.models import Limits

@@ -19,6 +19,7 @@ TEXTS = [
 ]
 
 
+@pytest.mark.slow
 def test_int8_model_runs_integer_matrix_products_and_agrees_with_fp32(tmp_path) -> None:
     """The cached model really computes in int8 once onnxruntime has optimised it (weight-only
     int8 would be folded back to fp32 MatMuls), with fixed activation scales (no per-batch
@@ -68,6 +69,7 @@ def test_residual_connections_read_fp32_tensors_not_their_8_bit_copies() -> None
             assert not quantised & set(node.input), node.name
 
 
+@pytest.mark.slow
 def test_int8_vectors_do_not_depend_on_batch_mates_padding_or_threads() -> None:
     """Static scales make each text's vector a function of its text alone: the same vector
     alone, in a batch of short texts and padded inside a batch of long ones, on 1 or 2 threads.
@@ -113,6 +115,35 @@ def test_int8_model_is_built_once_and_rebuilt_for_a_new_recipe_or_calibration(
     monkeypatch.setattr(int8, "CALIBRATION_FILE", other)  # other calibration texts, other scales
     fourth = int8.int8_model_path(teacher_dir(), tmp_path)
     assert len(builds) == 3 and fourth not in (first, third)
+
+
+@pytest.mark.parametrize("library", int8.KEY_LIBRARIES)
+def test_int8_model_is_rebuilt_when_a_library_that_writes_it_changes_version(
+    tmp_path, monkeypatch, fake_int8_build, library
+) -> None:
+    """torch, transformers, onnx and onnxruntime each shape the exported and quantised graph: a
+    new version of one of them gets its own file instead of reusing one it did not write."""
+    from importlib import metadata
+
+    builds = fake_int8_build
+    first = int8.int8_model_path(teacher_dir(), tmp_path)
+    real = metadata.version
+
+    def bumped(name: str) -> str:
+        return "999.0" if name == library else real(name)
+
+    monkeypatch.setattr(metadata, "version", bumped)
+    assert f"{library}==999.0" in int8.library_versions()
+    second = int8.int8_model_path(teacher_dir(), tmp_path)
+    assert second != first and len(builds) == 2
+    monkeypatch.setattr(metadata, "version", real)
+    assert int8.int8_model_path(teacher_dir(), tmp_path) == first and len(builds) == 2
+
+
+def test_library_versions_name_an_absent_library() -> None:
+    assert int8.library_versions(("torch", "no-such-library-xyz")).split(" ")[1] == (
+        "no-such-library-xyz==absent"
+    )
 
 
 def test_calibration_texts_are_element_texts_of_calibration_length() -> None:

@@ -72,6 +72,7 @@ def _retrieved(path: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("workers", ["2"])
+@pytest.mark.slow
 def test_rebuilding_the_sample_with_other_workers_gives_identical_retrieval(tmp_path, workers):
     runner = CliRunner()
     outputs = []

@@ -51,6 +51,25 @@ def test_student_is_rebuilt_from_the_teacher_embeddings_and_the_shipped_layers(t
     assert em.model_dir(em.TEACHER) == em.teacher_dir()
 
 
+@pytest.mark.slow
+def test_student_is_rebuilt_when_torch_or_safetensors_changes_version(
+    tmp_path, monkeypatch
+) -> None:
+    from importlib import metadata
+
+    out = em.model_dir(STUDENT, cache=tmp_path)
+    real = metadata.version
+    for library in em.REBUILD_LIBRARIES:
+        monkeypatch.setattr(
+            metadata, "version", lambda n, lib=library: "999.0" if n == lib else real(n)
+        )
+        other = em.model_dir(STUDENT, cache=tmp_path)
+        assert other != out and (other / "model.safetensors").exists()
+    monkeypatch.setattr(metadata, "version", real)
+    assert em.model_dir(STUDENT, cache=tmp_path) == out
+
+
+@pytest.mark.slow
 def test_exporting_the_rebuilt_student_gives_back_the_shipped_layers(tmp_path) -> None:
     rebuilt = em.model_dir(STUDENT, cache=tmp_path)
     out = em.export_student(rebuilt, "again", tmp_path / "models")
@@ -87,6 +106,7 @@ def test_unknown_model_is_a_config_error() -> None:
         load_encoder("onnx", model="minilm-l12")
 
 
+@pytest.mark.slow
 def test_int8_student_matches_the_torch_student_and_not_the_teacher() -> None:
     """Wired right, the int8 student computes the student's vectors (close to its fp32 torch
     form) and the student approximates the teacher; a runtime that silently loaded the teacher

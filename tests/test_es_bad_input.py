@@ -42,6 +42,7 @@ def silent_server() -> Iterator[str]:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
 
 
+@pytest.mark.slow
 def test_unresolvable_refused_and_silent_servers_are_clear_errors(silent_server, tmp_path) -> None:
     src = write_jsonl(tmp_path / "pages.jsonl", [page(0)])
     for url, cause in (
@@ -70,6 +71,7 @@ def secured(es_server: EsServer) -> Iterator[tuple[AuthProxy, str]]:
     drop_indices(es_server.url, prefix)
 
 
+@pytest.mark.slow
 def test_401_without_or_with_wrong_credentials_names_the_url_and_cause(secured) -> None:
     proxy, prefix = secured
     r = _cli("stats", "--es", proxy.url, "--index-prefix", prefix)
@@ -101,6 +103,7 @@ def test_403_for_a_read_only_user_writes_nothing(secured, tmp_path) -> None:
         assert store.stats().pages == 3
 
 
+@pytest.mark.slow
 def test_403_mid_run_keeps_the_progress_and_resume_completes(secured, tmp_path) -> None:
     """Write rights revoked mid-run: a 403 naming the URL and the action; the checkpoint holds
     the committed pages; once the rights are back, ``--resume`` finishes exactly once."""

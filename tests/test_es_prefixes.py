@@ -152,6 +152,7 @@ def _recipe(tmp: Path, name: str, url: str, prefix: str, pages: Path, claims: Pa
     return path
 
 
+@pytest.mark.slow
 def test_evaluate_recipes_keep_their_corpora_apart(es_server, tmp_path, monkeypatch) -> None:
     """Two recipes, two corpora, two prefixes on one server: each builds, then reuses, its own."""
     from wikicheck.errors import ConfigError

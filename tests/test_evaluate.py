@@ -228,6 +228,7 @@ def _recipe(corpus: Path, body: str, name: str = "e2e") -> Path:
     return _write(corpus, head + body, f"{name}.toml")
 
 
+@pytest.mark.slow
 def test_run_with_retrieval_writes_every_report_file(corpus, monkeypatch):
     monkeypatch.setenv("WIKICHECK_NO_PROGRESS", "1")
     path = _recipe(corpus, '[retriever]\ndense = false\n[verifier]\nmodel = "gold"\n')
@@ -250,6 +251,7 @@ def test_run_with_retrieval_writes_every_report_file(corpus, monkeypatch):
     assert again["index"]["reused"] is True
 
 
+@pytest.mark.slow
 def test_changed_corpus_refuses_a_stale_index(corpus):
     path = _recipe(corpus, '[verifier]\nmodel = "gold"\ngold_evidence = true\n')
     run_recipe(load_recipe(path), corpus / "report")
@@ -280,6 +282,7 @@ def _tiny_checkpoint(tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_oracle_run_with_a_real_checkpoint_in_two_way_mode(corpus):
     model = _tiny_checkpoint(corpus)
     body = f'[verifier]\nmodel = "{model}"\nlabels = 2\ngold_evidence = true\ndevice = "cpu"\n'
@@ -293,6 +296,7 @@ def test_oracle_run_with_a_real_checkpoint_in_two_way_mode(corpus):
     assert metrics["labels"] == 2 and metrics["oracle"] is True
 
 
+@pytest.mark.slow
 def test_table_given_mode_ranks_the_gold_table(corpus):
     body = '[verifier]\nmodel = "gold"\ngold_evidence = "table"\n'
     run_recipe(load_recipe(_recipe(corpus, body, "table")), corpus / "report")

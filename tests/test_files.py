@@ -106,6 +106,7 @@ def test_a_second_writer_of_one_output_fails_clearly_and_leaves_it_alone(tmp_pat
         assert w.done == {"id:1"}
 
 
+@pytest.mark.slow
 def test_retrieve_into_an_output_another_run_writes_exits_1(tmp_path, holder):
     claims = tmp_path / "claims.jsonl"
     claims.write_text('{"id": 2, "claim": "The Aare is a river."}\n')
@@ -123,6 +124,7 @@ def test_retrieve_into_an_output_another_run_writes_exits_1(tmp_path, holder):
     assert len(out.read_bytes().splitlines()) == 1  # the holder's row only
 
 
+@pytest.mark.slow
 def test_index_into_a_folder_another_run_builds_fails(tmp_path, holder):
     index_dir = tmp_path / "index"
     first = CliRunner().invoke(main, ["index", str(PAGES), "--index-dir", str(index_dir)])

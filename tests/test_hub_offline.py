@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _SCRIPT = """
@@ -22,6 +24,7 @@ print(json.dumps({"changed": changed, "shape": list(vec.shape)}))
 """
 
 
+@pytest.mark.slow
 def test_importing_the_retriever_leaves_the_environment_alone_and_the_encoder_is_local():
     env = {k: v for k, v in os.environ.items()
            if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}  # fmt: skip

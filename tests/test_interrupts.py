@@ -93,6 +93,7 @@ def clean_stats(corpus, tmp_path_factory) -> dict:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_an_interrupted_index_exits_130_and_resumes_exactly(corpus, clean_stats, tmp_path, sig):
     after = random.uniform(0.3, 1.5)  # a random moment of the build: extraction or a commit
     index_dir = tmp_path / "index"

@@ -151,6 +151,7 @@ def _private_imports(modules: dict[str, Path], exceptions=()) -> tuple[list[str]
     return found, matched
 
 
+@pytest.mark.slow
 def test_everything_imports_through_the_one_namespace():
     """``import verifier`` would load a second copy of ``wikicheck.verifier`` (and the bare names
     belong to other projects on PyPI): no file of the repository imports them bare."""
@@ -181,6 +182,7 @@ def test_cycle_exceptions_still_match(graph):
     assert not stale, f"remove these fixed exceptions from CYCLE_EXCEPTIONS: {stale}"
 
 
+@pytest.mark.slow
 def test_no_private_name_imported_across_modules():
     found, matched = _private_imports(_modules(), PRIVATE_EXCEPTIONS)
     assert not found, "private names imported across modules:\n" + "\n".join(found)
@@ -188,6 +190,7 @@ def test_no_private_name_imported_across_modules():
     assert not stale, f"remove these fixed exceptions from PRIVATE_EXCEPTIONS: {sorted(stale)}"
 
 
+@pytest.mark.slow
 def test_private_attributes_of_imported_modules_are_not_used():
     """``from wikicheck.scoring import semtab`` then ``semtab._root(...)`` is the same leak."""
     modules = _modules()

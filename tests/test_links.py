@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 from click.testing import CliRunner
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -77,6 +78,7 @@ def test_not_a_link_stays_as_written():
     assert resolve_links("x [[ [[A|b]]") == ("x [[ b", ["A"])
 
 
+@pytest.mark.slow
 def test_the_sample_elements_hold_no_raw_link():
     result = CliRunner().invoke(main, ["elements", str(PAGES)])
     assert result.exit_code == 0, result.output

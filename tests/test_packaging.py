@@ -28,3 +28,29 @@ def test_every_readme_section_the_makefile_names_exists():
     assert named, "the Makefile names no README section any more: drop this test"
     headings = {m.strip() for m in re.findall(r"^#+ (.+)$", (ROOT / "README.md").read_text(), re.M)}
     assert [n for n in named if n not in headings] == []
+
+
+def test_setup_installs_through_constraints_that_pin_within_the_declared_ranges():
+    """`make setup` (and so CI's `make test`) installs the exact versions of constraints.txt, and
+    every pin there lies inside pyproject.toml's range for that library."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    makefile = (ROOT / "Makefile").read_text()
+    assert "pip install -q -c constraints.txt -e '.[test]'" in makefile
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["dependencies"] + project["optional-dependencies"]["test"]
+    outside = []
+    for req in map(Requirement, declared):
+        version = pins.get(canonicalize_name(req.name))
+        assert version is not None, f"{req.name} is not pinned: run make constraints"
+        if not req.specifier.contains(version, prereleases=True):
+            outside.append(f"{req.name}=={version} not in {req}")
+    assert outside == []

@@ -186,6 +186,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.slow
 def test_sigkill_midway_then_resume_holds_every_element_exactly_once(tmp_path):
     pages = [page(i, n_sentences=2 + i % 3, table=i % 2 == 0) for i in range(4000)]
     src = write_jsonl(tmp_path / "pages.jsonl", pages)
@@ -266,6 +267,7 @@ def test_cli_index_stats_search_and_flags(tmp_path, mixed):
     assert missing.exit_code == 1 and "no wikicheck index at" in missing.output
 
 
+@pytest.mark.slow
 def test_crash_between_data_commit_and_checkpoint_replays_without_duplicates(tmp_path, monkeypatch):
     """The data got committed but the checkpoint did not: resume replays those pages, replaced."""
     import wikicheck.indexer.stores.tantivy as tv

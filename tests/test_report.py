@@ -83,6 +83,7 @@ def test_confusion_matrix_counts_gold_by_predicted():
     assert cm["matrix"] == [[1, 1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0]]
 
 
+@pytest.mark.slow
 def test_report_writes_every_file_with_content(tmp_path):
     files = write_report(tmp_path, _metrics(), _pairs())
     assert sorted(p.rsplit("/", 1)[1] for p in files) == [
@@ -119,6 +120,7 @@ def test_report_writes_every_file_with_content(tmp_path):
         assert base64.b64decode(data).startswith(b"\x89PNG")
 
 
+@pytest.mark.slow
 def test_report_without_labels_or_latency_says_not_measured(tmp_path):
     metrics = _metrics()
     metrics["confusion"] = None
@@ -146,6 +148,7 @@ def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
     assert "CONSOLE" not in run.stderr and "Uncaught" not in run.stderr
 
 
+@pytest.mark.slow
 def test_compare_two_runs(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     write_report(a, _metrics("run-a", fev=0.25), _pairs())
@@ -166,6 +169,7 @@ def test_compare_two_runs(tmp_path):
     assert "| feverous_score | 0.2500 | 0.5000 | +0.2500 |" in md
 
 
+@pytest.mark.slow
 def test_compare_cli_prints_json_when_piped_and_writes_table(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     write_report(a, _metrics("run-a", fev=0.25), _pairs())
@@ -188,6 +192,7 @@ def test_compare_names_a_missing_report(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_terminal_rendering_of_metrics_and_comparison(tmp_path, capsys):
     from wikicheck.cli.evaluate import render_comparison, render_metrics
     from wikicheck.scoring.labels import score_labels_only

@@ -236,6 +236,7 @@ def test_a_batch_is_one_encoder_call_and_equals_one_claim_at_a_time(store, monke
         assert 0 < res.timings["dense"] <= res.timings["total"]
 
 
+@pytest.mark.slow
 def test_onnx_encoder_pads_per_batch_and_encodes_duplicates_once() -> None:
     """A text's vector does not depend on its batch-mates (length-bucketed padding) and a
     repeated text comes back in every position asked for."""

@@ -406,6 +406,7 @@ _row = st.tuples(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_row, min_size=1, max_size=8))
+@pytest.mark.slow
 def test_matches_a_reference_of_the_official_rules(rows):
     # A file where no claim has any gold set is FAVIQ-style data: scored on labels only, by
     # design (evidence metrics are undefined there). Every other file follows the official rules.

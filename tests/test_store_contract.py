@@ -504,6 +504,7 @@ index_sources([sys.argv[3]], store, workers=0, chunk_pages=10, batch_pages=20)
 
 @pytest.mark.es
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kill -9 semantics")
+@pytest.mark.slow
 def test_es_kill_9_mid_index_then_resume_holds_every_element_exactly_once(es, tmp_path) -> None:
     from elasticsearch import Elasticsearch, NotFoundError
 
@@ -545,6 +546,7 @@ def test_es_kill_9_mid_index_then_resume_holds_every_element_exactly_once(es, tm
 
 
 @pytest.mark.es
+@pytest.mark.slow
 def test_es_server_dying_mid_bulk_is_a_clear_error_and_resume_loses_nothing(
     es_server: EsServer, tmp_path
 ) -> None:

@@ -266,6 +266,7 @@ def test_or_of_text_queries_is_flattened_with_the_same_scores(tmp_path, monkeypa
                           tq.ELEMENT_FIELDS_SPEC, 1.0) is None  # fmt: skip
 
 
+@pytest.mark.slow
 def test_closing_leaves_no_files_outside_the_index(tmp_path) -> None:
     # Many small commits start background merges; a merge still running when the writer
     # closes used to leave its output on disk, part of no segment (8.5 % of a 10M-element

@@ -41,6 +41,7 @@ class Stop(Exception):
     pass
 
 
+@pytest.mark.slow
 def test_resume_gives_the_same_weights_as_an_uninterrupted_run(tmp_path):
     base = _tiny_base(tmp_path)
 
@@ -153,6 +154,7 @@ def test_cli_mix_option_rejects_a_malformed_pair():
     assert "'infotabs_train': expected SOURCE=N or SOURCE=all" in res.output
 
 
+@pytest.mark.slow
 def test_export_checkpoint_writes_the_midway_model_without_inherited_margins(tmp_path):
     from transformers import AutoConfig, AutoModelForSequenceClassification
 

@@ -13,6 +13,9 @@ import pytest
 from tests.web_fixtures import build_web_index
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 
+# the shipped verifier and the sample index, claim by claim: make test's
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def verify(tmp_path_factory):

@@ -547,6 +547,7 @@ def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):
         Verifier.load("nobody/no-such-model-xyz")
 
 
+@pytest.mark.slow
 def test_unreachable_hub_names_the_hub_and_the_id():
     """Online mode with the hub at a dead loopback port: a clear error, not a traceback."""
     import os
@@ -570,6 +571,7 @@ def test_unreachable_hub_names_the_hub_and_the_id():
     )
 
 
+@pytest.mark.slow
 def test_average_checkpoints_mixes_every_weight_and_drops_the_calibration(tmp_path):
     import importlib.util
     import json
@@ -628,6 +630,7 @@ def test_probabilities_shown_follow_the_supports_threshold_the_verdict_used():
             assert two_way_label(moved) == two_way_label(probs, t)
 
 
+@pytest.mark.slow
 def test_predict_shows_the_verdicts_split_and_keeps_the_models_own(tmp_path):
     import json
 
@@ -683,6 +686,7 @@ def test_shown_probabilities_never_rank_another_label_above_the_verdict():
         assert sum(out.values()) == pytest.approx(1.0, abs=3e-6)
 
 
+@pytest.mark.slow
 def test_predict_shows_a_margin_kept_verdict_with_the_largest_probability(tmp_path):
     import json
 

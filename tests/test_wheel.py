@@ -54,6 +54,7 @@ def _copy_checkout(dest: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git to list the checkout")
+@pytest.mark.slow
 def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path: Path) -> None:
     src, dist, venv, empty = (tmp_path / n for n in ("src", "dist", "venv", "empty"))
     _copy_checkout(src)

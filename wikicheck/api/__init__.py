@@ -2,8 +2,8 @@
 
 Holds :mod:`~wikicheck.api.app` (the app factory, routes, limits), :mod:`~wikicheck.api.models`
 (request/response schemas with their limits), :mod:`~wikicheck.api.engine` (the loaded services,
-batching and evidence shaping) and :mod:`~wikicheck.api.middleware` (body-size limit, busy guard,
-error handlers). The page for people at ``/`` is :mod:`wikicheck.web`, mounted by the app.
+batching and evidence shaping), :mod:`~wikicheck.api.middleware` (body-size limit, busy guard,
+error handlers) and :mod:`~wikicheck.api.auth` (the optional bearer key). The page for people at ``/`` is :mod:`wikicheck.web`, mounted by the app.
 
 May import the foundation, ``indexer``, ``retriever``, ``verifier`` and :mod:`wikicheck.web`; nothing but
 :mod:`wikicheck.cli` imports it (checked by the layers contract in ``.importlinter``).

@@ -30,6 +30,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from wikicheck import __version__
+from wikicheck.api.auth import require_api_key
 from wikicheck.api.docs import add_offline_docs
 from wikicheck.api.engine import Coalescer, Depth, Services, retrieve_many, verify_many
 from wikicheck.api.middleware import BodySizeLimit, Busy, add_error_handlers
@@ -159,6 +160,7 @@ def create_app(
     *,
     limits: Limits | None = None,
     loader: Callable[[], Services] | None = None,
+    api_key: str | None = None,
 ) -> FastAPI:
     """The FastAPI app over ready ``store``/``retriever``/``verifier``, or over a ``loader``.
 
@@ -167,6 +169,8 @@ def create_app(
     :class:`wikicheck.retriever.pipeline.Retriever` (``retrieve_batch(claims)`` -> results with
     ``.evidence``); ``verifier`` a :class:`wikicheck.verifier.model.Verifier` (``predict([(claim,
     evidence)], labels=)``); without them ``/retrieve`` and ``/verify`` answer 501.
+    ``api_key``: every request but ``/health``, the page's shell and the docs needs
+    ``Authorization: Bearer API_KEY`` (:mod:`wikicheck.api.auth`); None serves without one.
     """
     if (store is None) == (loader is None):
         raise ValueError("create_app needs exactly one of store= or loader=")
@@ -199,6 +203,8 @@ def create_app(
     add_error_handlers(app)
     app.include_router(_routes)
     app.include_router(page_router)  # the page for people: /, /view/{title}
+    if api_key is not None:
+        require_api_key(app, api_key)  # outermost: a refused request reaches nothing else
     return app
 
 

@@ -56,7 +56,7 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
 @click.option(
     "--data-dir",
     default=None,
-    help="Raw data root (layout of data/SOURCES.md) [default: ../shared/data or $WIKICHECK_DATA].",
+    help="Raw data root (layout in docs/data.md) [default: ../shared/data or $WIKICHECK_DATA].",
 )
 @click.option(
     "--cache",

@@ -14,6 +14,7 @@ report) stay relative to the working directory. The keys are documented in
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,10 +106,6 @@ def _read(path: Path) -> Any:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the recipe ({exc.strerror or exc})") from None
     if path.suffix == ".toml":
-        try:
-            import tomllib
-        except ModuleNotFoundError:  # Python 3.10
-            raise ConfigError(f"{path}: TOML recipes need Python 3.11+; use YAML") from None
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

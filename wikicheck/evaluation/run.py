@@ -16,7 +16,7 @@ import platform
 import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -317,7 +317,7 @@ def run_recipe(
     command: str | None = None,
 ) -> dict[str, Any]:
     """Run ``recipe`` end to end and write ``out_root/NAME/``; returns the metrics dict."""
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     t0 = time.perf_counter()
     out = Path(out_root) / recipe.name
     sources = _sources(recipe, progress) if recipe.needs_store else []  # converts if needed

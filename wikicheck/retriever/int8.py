@@ -37,7 +37,8 @@ against the fp32 sentence-transformers vectors (``docs/performance.md``):
   a few activations then land on the other side of an 8-bit step.
 
 About 30 s once per machine. The result is cached under :func:`cache_dir`, its name keyed by the
-recipe version, the checkpoint's hash and the calibration texts' hash, written atomically
+recipe version, the checkpoint's hash, the calibration texts' hash and the versions of the
+libraries that write the graph (:data:`KEY_LIBRARIES`), written atomically
 (concurrent builders each write a temporary file and the last rename wins; the files are
 identical in content). Entry point: :func:`int8_model_path`.
 """
@@ -57,17 +58,25 @@ from wikicheck.errors import ModelError
 __all__ = [
     "CALIBRATION_FILE",
     "EXACT_PRODUCTS",
+    "KEY_LIBRARIES",
     "RECIPE",
     "SLOW_FUSIONS",
     "build_int8_model",
     "cache_dir",
     "calibration_texts",
     "int8_model_path",
+    "library_versions",
     "session_options",
 ]
 
 #: Bump when the export or quantisation settings change, so an old cached file is not reused.
 RECIPE = "static-qdq-v4"
+
+#: The libraries whose versions are in the cached file's key: the exporter (torch, with the
+#: transformers model it traces), the graph library (onnx) and the quantiser
+#: (onnxruntime.quantization). A new version of any of them may write another graph, so an
+#: upgrade builds a new file rather than reusing one it did not write.
+KEY_LIBRARIES = ("torch", "transformers", "onnx", "onnxruntime")
 
 #: onnxruntime graph fusions the encoder's session turns off (``disabled_optimizers``): on this
 #: model its fused ``SkipLayerNormalization`` and ``BiasGelu`` CPU kernels are slower than the
@@ -120,8 +129,27 @@ def calibration_texts() -> list[str]:
     return CALIBRATION_FILE.read_text(encoding="utf-8").splitlines()
 
 
-def _hash_files(*paths: Path) -> str:
-    digest = hashlib.sha256()
+def library_versions(names: tuple[str, ...] = KEY_LIBRARIES) -> str:
+    """``name==version`` of each installed library in ``names`` (``absent`` when not installed),
+    read from the installed distributions' metadata without importing them."""
+    from importlib import metadata
+
+    dists = None
+    parts = []
+    for name in names:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            # the module under another distribution's name (onnxruntime-gpu, ...)
+            dists = metadata.packages_distributions() if dists is None else dists
+            found = [metadata.version(d) for d in dists.get(name, [])]
+            version = found[0] if found else "absent"
+        parts.append(f"{name}=={version}")
+    return " ".join(parts)
+
+
+def _hash_files(*paths: Path, extra: str = "") -> str:
+    digest = hashlib.sha256(extra.encode("utf-8"))
     for path in paths:
         with open(path, "rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
@@ -135,10 +163,11 @@ def int8_model_path(
     """The cached int8 model for the checkpoint in ``model_dir``, built first if missing.
 
     ``name`` (the model's, :func:`wikicheck.retriever.encoder_models.file_stem`) starts the file name and
-    the checkpoint's hash is in it too, so two encoder models never share a file.
+    the checkpoint's hash is in it too, so two encoder models never share a file; so are the
+    versions of :data:`KEY_LIBRARIES`, so an upgrade of one of them builds a new file.
     """
     directory = directory or cache_dir()
-    key = _hash_files(model_dir / "model.safetensors", CALIBRATION_FILE)
+    key = _hash_files(model_dir / "model.safetensors", CALIBRATION_FILE, extra=library_versions())
     path = directory / f"{name}-int8-{RECIPE}-{key}.onnx"
     if not path.exists():
         build_int8_model(model_dir, path)

@@ -13,8 +13,8 @@ index and an Elasticsearch index built from the same dump alike):
 * ``hashes.u64`` — the 64-bit BLAKE2b hash of each row's element id, same order;
 * ``lookup.npz`` — written by :meth:`VectorWriter.finalize`: the hashes sorted, and their rows.
 
-A lookup hashes the ids and binary-searches the sorted hashes (8 bytes per element in memory;
-vectors stay memory-mapped). Entry points: :class:`VectorWriter`, :class:`ElementVectors`.
+A lookup hashes the ids and binary-searches the sorted hashes (16 bytes per element in memory:
+the hash and its row; vectors stay memory-mapped). Entry points: :class:`VectorWriter`, :class:`ElementVectors`.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ def parse_xml(text: str | bytes, *, source: str = "<xml>", prediction: bool = Fa
 def read_raw_docs(path: str | os.PathLike, prefix: str | None = None) -> dict[str, tuple[str, str]]:
     """doc id -> (source name, XML text) from a folder, one ``.xml``, or a ``.jsonl.gz`` bundle.
 
-    In a bundle (``{"path", "text"}`` lines, ``data/SOURCES.md``) only paths starting with
+    In a bundle (``{"path", "text"}`` lines, ``docs/data.md``) only paths starting with
     ``prefix`` are read, e.g. ``dev_v1.1/v1.1/output/``. The doc id is the file name's stem.
     """
     p = Path(path)

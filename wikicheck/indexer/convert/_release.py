@@ -2,7 +2,7 @@
 
 A release folder may hold the official layout (``data/all_csv/1-1000-1.html.csv``) or a bundle
 (``all_csv.jsonl.gz``, one ``{"path", "text"}`` line per file of that layout, see
-``data/SOURCES.md``). :class:`ReleaseFiles` answers both the same way, so every converter works on
+``docs/data.md``). :class:`ReleaseFiles` answers both the same way, so every converter works on
 an unpacked release and on the bundled copy alike. Bundles are read once, streaming, into a
 temporary SQLite file when random access is needed (grouping tables by page), never into memory.
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -74,4 +74,4 @@ def display_url(url: str) -> str:
 
 def version_stamp() -> str:
     """Version suffix of a build's indices: UTC time to the millisecond (index names are lowercase)."""
-    return datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S%f")[:-3]
+    return datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")[:-3]

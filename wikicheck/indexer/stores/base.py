@@ -29,7 +29,7 @@ from wikicheck.common.text import distinct
 from wikicheck.model import Element
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
 __all__ = [
     "Text",

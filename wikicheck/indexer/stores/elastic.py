@@ -27,7 +27,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -249,7 +249,7 @@ class ElasticStore(StoreLifecycle):
                 )
             self._meta_ready = True
             doc = dict(self._state or {})
-            doc["updated"] = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+            doc["updated"] = datetime.now(UTC).isoformat(timespec="milliseconds")
             self.es.index(index=self.meta_index, id=_STATE_ID, document=doc, refresh=True)
 
     def _start_build(self) -> None:

@@ -1,7 +1,7 @@
 """Sentence training/evaluation sets and the primitives every set uses (``Example``, ``pair``).
 
 Every builder yields :class:`Example` (claim, linearized evidence, label) from the raw files under
-``data_dir`` (``../shared/data`` layout, see its ``SOURCES.md``). Splits that are also used for
+``data_dir`` (the ``WIKICHECK_DATA`` layout of ``docs/data.md``). Splits that are also used for
 evaluation are cut deterministically by a hash of a stable key (FEVEROUS-S claim id, TabFact table
 file), so training never sees an evaluated claim. NOT ENOUGH INFO examples are made the way the
 FEVEROUS paper did: drop part of the gold evidence, or pair the claim with retrieved-looking

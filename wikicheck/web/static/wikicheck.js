@@ -64,10 +64,47 @@
     return `${what} (${response.status}): ${detail}`;
   }
 
+  // The server's API key (`wikicheck serve --api-key`): asked for once, when a call answers
+  // 401, and kept in this tab's sessionStorage (gone when the tab closes); every call sends it as
+  // "Authorization: Bearer KEY". A server without a key never answers 401, so nothing is asked.
+  const KEY_ITEM = "wikicheck-api-key";
+
+  function storedKey() {
+    try {
+      return sessionStorage.getItem(KEY_ITEM);
+    } catch (err) {
+      return null;  // storage disabled: the key is asked for again
+    }
+  }
+
+  function withKey(options, key) {
+    const headers = { ...((options && options.headers) || {}) };
+    if (key) headers["Authorization"] = "Bearer " + key;
+    return { ...(options || {}), headers };
+  }
+
+  // fetch with the key; on a 401 ask for the key (unless another call already stored a new one
+  // meanwhile) and send the request once more with it.
+  async function keyedFetch(url, options) {
+    const sent = storedKey();
+    const response = await fetch(url, withKey(options, sent));
+    if (response.status !== 401) return response;
+    let key = storedKey();
+    if (!key || key === sent) {
+      const typed = window.prompt("This server needs its API key (wikicheck serve --api-key):");
+      if (!typed || !typed.trim()) return response;
+      key = typed.trim();
+      try {
+        sessionStorage.setItem(KEY_ITEM, key);
+      } catch (err) { /* kept for this one request only */ }
+    }
+    return fetch(url, withKey(options, key));
+  }
+
   async function call(url, options) {
     let response;
     try {
-      response = await fetch(url, options);
+      response = await keyedFetch(url, options);
     } catch (err) {
       return { error: `Could not reach the server: ${err.message}` };
     }
@@ -108,7 +145,7 @@
   function fetchPage(title, ids) {
     const key = title + "\u0000" + ids.join(",");
     if (!pageCache.has(key)) {
-      pageCache.set(key, fetch(viewUrl(title, ids)).then(async (response) => {
+      pageCache.set(key, keyedFetch(viewUrl(title, ids)).then(async (response) => {
         if (!response.ok) throw new Error(`the page view answered ${response.status}`);
         return new DOMParser().parseFromString(await response.text(), "text/html");
       }));
@@ -336,13 +373,38 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", () => {
-    if (document.getElementById("claim-form")) setupHome();
+  function setupView() {
     for (const table of document.querySelectorAll(".view table.wt")) {
       const note = markMostlyLit(table);
       if (note) table.before(note);
     }
     const first = document.querySelector(".view .hl");
     if (first) first.scrollIntoView({ block: "center" });
+  }
+
+  // With a key, a page link cannot be a plain navigation (a browser sends no Authorization
+  // header with it): the view is fetched with the key and shown in this tab instead.
+  async function openViewWithKey(event) {
+    const link = event.target.closest && event.target.closest('a[href^="/view/"]');
+    if (!link || !storedKey() || event.button !== 0 || event.metaKey || event.ctrlKey ||
+        event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    const response = await keyedFetch(link.getAttribute("href"));
+    if (response.status === 401) {
+      window.alert(await failure(response));
+      return;
+    }
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    history.pushState(null, "", link.getAttribute("href"));
+    document.title = doc.title;
+    document.body.replaceWith(document.importNode(doc.body, true));
+    setupView();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    if (document.getElementById("claim-form")) setupHome();
+    setupView();
+    document.addEventListener("click", openViewWithKey);
+    window.addEventListener("popstate", () => window.location.reload());
   });
 })();
