@@ -163,3 +163,12 @@ def test_evidence_about_another_year_of_the_claims_series_is_a_sibling():
                   type="sentence", text="Hamilton won.", position=0)  # fmt: skip
     assert not sibling_evidence(claim, [other, own])  # the claim's own page is there too
     assert not sibling_evidence("Lewis Hamilton won the British Grand Prix.", [other])
+
+
+def test_table_evidence_never_keeps_a_refutes_the_checks_found_insufficient():
+    from wikicheck.model import NEI, SUPPORTS
+    from wikicheck.verifier.sufficiency import NumberCheck, Sufficiency, checks_decision
+
+    sure = {SUPPORTS: 0.1, REFUTES: 0.8, NEI: 0.1}
+    cells = Sufficiency(False, 0.3, {}, [], [], NumberCheck(), False, True)
+    assert checks_decision(REFUTES, sure, cells, labels=3)[0] == NEI
