@@ -42,13 +42,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
+from wikicheck.common.split import split_hash  # noqa: E402
 
 DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
 NEI = "NOT ENOUGH INFO"
-
-
-def _hash(key: str, salt: str) -> float:
-    return int(hashlib.md5(f"{salt}:{key}".encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
 
 
 def select_claims(kind: str, args) -> tuple[list, set[str]]:
@@ -63,7 +60,7 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
         claims = [
             c
             for c in iter_claims(str(path), SkipLog())
-            if _hash(str(c.id), "wikicheck") < 0.6  # the tune part ([holdout] fraction 0.6)
+            if split_hash(str(c.id), "wikicheck") < 0.6  # the tune part ([holdout] fraction 0.6)
         ]
     else:
         path = Path(args.converted) / "claims.jsonl"
@@ -71,9 +68,9 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
             c
             for c in iter_claims(str(path), SkipLog())
             if c.extra.get("split") in (("val",) if kind == "tabfact" else ("dev",))
-            and (kind != "tabfact" or _hash(str(c.extra.get("table_file")), "tabfact") < 0.5)
+            and (kind != "tabfact" or split_hash(str(c.extra.get("table_file")), "tabfact") < 0.5)
         ]
-    claims.sort(key=lambda c: _hash(str(c.id), "absent"))
+    claims.sort(key=lambda c: split_hash(str(c.id), "absent"))
     start = args.offset
     claims = claims[start : start + args.limit] if args.limit else claims[start:]
     pages: set[str] = set()

@@ -14,7 +14,6 @@ model's own label before the evidence checks, measured in the same run.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -25,11 +24,12 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
-from bench.bench_absent_evidence import DATA, _hash, rescore, run_claims  # noqa: E402
+from bench.bench_absent_evidence import DATA, rescore, run_claims  # noqa: E402
+from wikicheck.common.split import hash32, split_hash  # noqa: E402
 
 
 def _pick(key: str, options: list) -> object:
-    return options[int(hashlib.md5(key.encode()).hexdigest()[:8], 16) % len(options)]
+    return options[hash32(key) % len(options)]
 
 
 def changed(claim: str, key: str) -> tuple[str, str, str] | None:
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> dict:
     path = args.claims or DATA / "feverous" / "feverous_s_dev_tune.jsonl"
     originals, counterfactuals = [], []
     for c in iter_claims(str(path), SkipLog()):
-        if c.label != "SUPPORTS" or _hash(str(c.id), "wikicheck") >= 0.6:
+        if c.label != "SUPPORTS" or split_hash(str(c.id), "wikicheck") >= 0.6:
             continue  # true claims of the tune part only
         made = changed(c.claim, str(c.id))
         if made is None:
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> dict:
         originals.append(c)
         counterfactuals.append(Claim(id=f"{c.id}-cf", claim=text, label="REFUTES",
                                      extra={"changed": [old, new]}))  # fmt: skip
-    order = sorted(range(len(originals)), key=lambda i: _hash(str(originals[i].id), "cf"))
+    order = sorted(range(len(originals)), key=lambda i: split_hash(str(originals[i].id), "cf"))
     order = order[: args.limit] if args.limit else order
     originals = [originals[i] for i in order]
     counterfactuals = [counterfactuals[i] for i in order]

@@ -70,6 +70,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
+from wikicheck.common.split import split_hash  # noqa: E402
 
 DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
 NEI = "NOT ENOUGH INFO"
@@ -80,10 +81,6 @@ _PRONOUN_RE = re.compile(r"^(he|she|it|they|his|her|its|their)\b(?!['’])\s*", 
 _POSSESSIVE = {"his", "her", "its", "their"}
 #: Bumped when the selection or restating rules change (the cached claims are then rebuilt).
 _RULES = 2
-
-
-def _hash(key: str, salt: str) -> float:
-    return int(hashlib.md5(f"{salt}:{key}".encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
 
 
 def _norm(text: str) -> str:
@@ -136,7 +133,7 @@ def restate_infotabs(hypothesis: str, title: str) -> str | None:
 
 def part_of(table_key: str, tune: float = 0.5) -> str:
     """``tune`` or ``check``, by a hash of the table (one table's claims stay on one side)."""
-    return "tune" if _hash(table_key, "table-claims") < tune else "check"
+    return "tune" if split_hash(table_key, "table-claims") < tune else "check"
 
 
 # -- counting --------------------------------------------------------------------------------
@@ -314,15 +311,15 @@ def select_claims(args) -> list[dict]:
         split, table = row.get("split"), str(row.get("table_file"))
         if row["gold_tables"][0].startswith("TabFact table "):
             return False
-        return split == "train" or (split == "val" and _hash(table, "tabfact") < 0.5)
+        return split == "train" or (split == "val" and split_hash(table, "tabfact") < 0.5)
 
     rows = _read_claims(conv / "tabfact" / "claims.jsonl", tabfact_side)
-    rows.sort(key=lambda r: _hash(str(r["id"]), "table-claims"))
+    rows.sort(key=lambda r: split_hash(str(r["id"]), "table-claims"))
     for row in rows[: args.limit[0]]:
         title = row["gold_tables"][0].rsplit("_table_", 1)[0]
         claims.append(_claim(row, "tabfact", restate_tabfact(row["claim"], title), title))
     rows = _read_claims(conv / "infotabs" / "claims.jsonl", lambda r: True)
-    rows.sort(key=lambda r: _hash(str(r["id"]), "table-claims"))
+    rows.sort(key=lambda r: split_hash(str(r["id"]), "table-claims"))
     kept = 0
     for row in rows:
         if kept >= args.limit[1]:
@@ -390,7 +387,7 @@ def sample_passages(src: Path, dst: Path, n: int) -> int:
         gzip.open(dst, "wt", encoding="utf-8") as out,
     ):
         for line in fh:
-            if _hash(json.loads(line)["title"], "passage") < n / OTTQA_PASSAGES:
+            if split_hash(json.loads(line)["title"], "passage") < n / OTTQA_PASSAGES:
                 out.write(line)
                 kept += 1
     return kept
@@ -470,7 +467,7 @@ def build_corpus(claims: list[dict], args, work: Path) -> tuple[Path, Path, dict
                     kind = "claim" if claim_pages[title] == source else None
                     counts["claim_title_elsewhere"] += kind is None
                 elif source == "tabfact":
-                    kind = "tabfact" if _hash(title, "distractor") < tf_rate else None
+                    kind = "tabfact" if split_hash(title, "distractor") < tf_rate else None
                 elif source == "ottqa" and title not in ottqa_table_pages:
                     kind = "ottqa_passage"  # those of the conversion (--prepare samples them)
                 elif source == "feverous":
@@ -676,7 +673,7 @@ def main(argv: list[str] | None = None) -> dict:
         f"claims: {len(claims)} {json.dumps({f'{s}/{p}': n for (s, p), n in sorted(counts.items())})}"
     )
     if args.show:
-        for c in sorted(claims, key=lambda c: _hash(str(c["id"]), "show"))[: args.show]:
+        for c in sorted(claims, key=lambda c: split_hash(str(c["id"]), "show"))[: args.show]:
             print(f"  [{c['source']} {c['label']}] {c['original']!r}\n    -> {c['claim']!r}")
         return {}
     present_pages, absent_pages, info = build_corpus(claims, args, work)

@@ -26,6 +26,7 @@ __all__ = [
     "Quantity",
     "as_number",
     "number_strings",
+    "year_strings",
     "numbers",
     "parse_date",
     "parse_number",
@@ -74,7 +75,13 @@ _DATE_RE = re.compile(
     r"|\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+#: A year as a quantity reads it (1000-2099, ASCII digits): a whole number token (``_YEAR``),
+#: or a word of a text (``_YEAR_IN_TEXT``, the retriever's claim dates). :func:`bare_year`
+#: reads another range (``_BARE_YEAR``: 1600-2099, and ``\d`` also takes non-ASCII digits);
+#: it feeds the synthetic table statements, so unifying the two changes training data.
+_YEAR_DIGITS = r"1[0-9]{3}|20[0-9]{2}"
+_YEAR = re.compile(rf"^({_YEAR_DIGITS})$")
+_YEAR_IN_TEXT = re.compile(rf"\b({_YEAR_DIGITS})\b")
 
 #: Unit word -> (dimension, factor to the dimension's base unit). Longest spellings first in
 #: the pattern, so "km" is not read as "k" + "m".
@@ -195,6 +202,11 @@ def bare_year(text: str) -> int | None:
 def numbers(text: str) -> list[float]:
     """Every number in ``text``, in order."""
     return [_to_float(m.group(1) or "", m.group(2)) for m in NUMBER.finditer(text)]
+
+
+def year_strings(text: str) -> list[str]:
+    """Every year (1000-2099) written as a word of ``text``, in order, repeats kept."""
+    return [m.group(1) for m in _YEAR_IN_TEXT.finditer(text)]
 
 
 def number_strings(text: str) -> list[str]:

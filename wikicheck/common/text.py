@@ -1,11 +1,17 @@
-"""Stop words and order-keeping de-duplication: one list and one helper shared by the packages.
+"""Stop words, words, folding and order-keeping de-duplication: one copy shared by the packages.
 
-Why: the retriever, the table executor, the table focus and the training-pair builder kept four
-stop-word lists, and four helpers de-duplicated lists in first-seen order. :data:`STOPWORDS`
-(English function words) serves the retriever and the training-pair builder; the verifier's
-table reading keeps one list of its own (``wikicheck.verifier.tables.text.STOP_WORDS``, shared
-by the executor and the table focus), because its members are part of the calibrated executor
-and of the verifier's measured figures: changing them means re-measuring those.
+Why: the retriever, the table executor, the table focus, the sufficiency model and the
+training-pair builder each kept their own stop-word lists and word helpers. The lists here
+differ on purpose, one per meaning, because each is part of measured behaviour (changing a
+member means re-measuring what it feeds):
+
+- :data:`STOPWORDS`: English function words; the retriever's query terms, the sufficiency
+  model's coverage features and the training-pair builder drop them.
+- :data:`FUNCTION_WORDS`: words that never make a cell evidence of a "table given" claim.
+- :data:`TABLE_CLAIM_STOP_WORDS`: words of a table claim that name no column or value (it adds
+  table words such as "team", "year", "first" to function words).
+- :data:`LEADING_WORDS`: articles and prepositions that start no name, stripped from the front
+  of the retriever's capitalised spans.
 """
 
 from __future__ import annotations
@@ -15,7 +21,18 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TypeVar
 
-__all__ = ["STOPWORDS", "FUNCTION_WORDS", "distinct", "content_words", "fold", "names_title"]
+__all__ = [
+    "STOPWORDS",
+    "FUNCTION_WORDS",
+    "TABLE_CLAIM_STOP_WORDS",
+    "LEADING_WORDS",
+    "TITLE_GENERIC_WORDS",
+    "distinct",
+    "content_words",
+    "content_terms",
+    "fold",
+    "names_title",
+]
 
 T = TypeVar("T")
 
@@ -36,6 +53,27 @@ FUNCTION_WORDS = frozenset(
     "it its this that these those there than then which who whom whose what when where how "
     "not no has have had do does did will would can could may might shall should".split()
 )
+#: Words of a table claim that name no column or value: read by the table executor
+#: (``wikicheck.verifier.tables``, which re-exports it as ``tables.text.STOP_WORDS``) and by
+#: the table focus (``wikicheck.verifier.focus``). Unlike :data:`STOPWORDS` it also drops
+#: words common in table claims that name no cell ("team", "player", "year", "game", "time",
+#: "first", "1st", "last", "least", "less", "per", "while"), and it lacks 58 of
+#: :data:`STOPWORDS` (pronouns, "between", "above", "below", "both", "some", "were" ...), which
+#: therefore may match a header or a cell. Part of the calibrated executor's behaviour (its
+#: precision table) and of the verifier's pinned figures.
+TABLE_CLAIM_STOP_WORDS = frozenset(
+    """the a an of in on at to be is was and or for by with as from that this have has had there
+    their they it its than more less most least only all same when which who what not no do does
+    did time times game team player year after before during per while any each other then first
+    last second third 1st 2nd 3rd out over under up down into also""".split()
+)
+#: Articles and prepositions that begin no name: the retriever strips them from the front of a
+#: capitalised span ("The Beatles" -> "Beatles") and does not start a span with a sentence's
+#: first word among them. Narrower than :data:`STOPWORDS`, which the sufficiency model's name
+#: finder strips from a sentence opener (``wikicheck.verifier.sufficiency.claim_names``): the
+#: retriever keeps "It", "There", "During" ... in front of a span, and its spans are measured
+#: retrieval queries.
+LEADING_WORDS = frozenset("the a an in on at of for to from by with as".split())
 _WORD = re.compile(r"\w+")
 
 
@@ -47,6 +85,14 @@ def distinct(values: Iterable[T | None]) -> list[T]:
 def content_words(text: str, stop: frozenset[str] = STOPWORDS) -> set[str]:
     """The lower-cased words of ``text`` that are not in ``stop``."""
     return {w for w in _WORD.findall(text.lower()) if w not in stop}
+
+
+def content_terms(text: str) -> list[str]:
+    """The case-folded words of ``text`` that are not in :data:`STOPWORDS`, in first-seen order
+    without repeats: the retriever's query terms (shorter OR queries that rank the same) and the
+    sufficiency model's content words. Unlike :func:`content_words` it keeps the order and folds
+    case with ``casefold`` ("Straße" -> "strasse"), not ``lower``."""
+    return distinct(w for w in _WORD.findall(text.casefold()) if w not in STOPWORDS)
 
 
 def fold(text: str) -> str:

@@ -10,7 +10,6 @@ numbers are exactly those of the matching ``index``/``predict``/``score`` comman
 
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 import subprocess
@@ -22,6 +21,7 @@ from typing import Any
 
 from wikicheck.annotations import Claim, Prediction, iter_claims, write_jsonl
 from wikicheck.check import CheckOptions, EvidenceMode, check_claims, evidence_detail, gather
+from wikicheck.common.split import in_part
 from wikicheck.errors import ConfigError, InputError
 from wikicheck.evaluation.compare import compare_reports, write_comparison
 from wikicheck.evaluation.recipe import Recipe
@@ -200,14 +200,14 @@ def predict_claims(
 def _in_training_part(claim: Claim, holdout: dict[str, Any]) -> bool:
     """True for claims a hashed train/held-out split puts on the training side.
 
-    Same hash as :func:`wikicheck.verifier.training.sources.in_split` (md5 of ``salt:key``), which chose the shipped
-    verifier's training part: a recipe's ``[holdout]`` keeps only the other side, so we never
-    report figures on claims the model was trained on (tests check both stay equal).
+    Same hash as :func:`wikicheck.verifier.training.sources.in_split` (both call
+    :func:`wikicheck.common.split.in_part`), which chose the shipped verifier's training part: a
+    recipe's ``[holdout]`` keeps only the other side, so we never report figures on claims the
+    model was trained on (tests check both stay equal).
     """
     field = holdout["field"]
     key = claim.id if field == "id" else claim.extra.get(field)
-    h = int(hashlib.md5(f"{holdout['salt']}:{key}".encode()).hexdigest()[:8], 16)
-    return h / 0xFFFFFFFF < holdout["fraction"]
+    return in_part(key, holdout["salt"], holdout["fraction"])
 
 
 def in_calibration_part(claim: Claim, holdout: dict[str, Any]) -> bool:

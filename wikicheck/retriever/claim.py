@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikicheck.common.quantities import number_strings
-from wikicheck.common.text import STOPWORDS, distinct
+from wikicheck.common.quantities import number_strings, year_strings
+from wikicheck.common.text import LEADING_WORDS, STOPWORDS, content_terms, distinct
 from wikicheck.errors import ModelError
 
 __all__ = ["ClaimAnalysis", "analyze_claim", "analyze_claims", "content_terms", "load_nlp"]
@@ -27,12 +27,8 @@ __all__ = ["ClaimAnalysis", "analyze_claim", "analyze_claims", "content_terms", 
 _CONNECTORS = frozenset(
     "of the and de del della der di da du des la le les van von y for on in at a an & 's".split()
 )
-# Capitalised words that rarely start a title on their own when they open a sentence.
-_LEADING_DROP = frozenset("the a an in on at of for to from by with as".split())
 _QUOTE_RE = re.compile(r"[\"“”„«»]([^\"“”„«»]{2,120})[\"“”„«»]|(?<!\w)'([^']{2,80})'(?!\w)")
-_YEAR_RE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "PERCENT", "QUANTITY", "MONEY", "DATE", "TIME"})
-_WORD_RE = re.compile(r"\w+", re.UNICODE)
 
 _NLP: Any = None
 _NLP_LOCK = threading.Lock()
@@ -69,16 +65,6 @@ class ClaimAnalysis:
     def terms(self) -> list[str]:
         """Content words of the claim (lower-cased, stopwords dropped, first occurrence order)."""
         return content_terms(self.text)
-
-
-def content_terms(text: str) -> list[str]:
-    """Lower-cased content words, de-duplicated: shorter OR queries that rank the same (why:
-    long claims make many-term queries; stopwords cost posting-list reads and add nothing)."""
-    seen: dict[str, None] = {}
-    for w in _WORD_RE.findall(text.casefold()):
-        if w not in STOPWORDS and w not in seen:
-            seen[w] = None
-    return list(seen)
 
 
 def load_nlp():
@@ -121,7 +107,7 @@ def _from_doc(text: str, doc) -> ClaimAnalysis:
     a.quoted = [(m.group(1) or m.group(2)).strip() for m in _QUOTE_RE.finditer(text)]
     a.numbers = number_strings(text)
     dates = [e.text for e in doc.ents if e.label_ in ("DATE", "TIME")]
-    dates += [m.group(1) for m in _YEAR_RE.finditer(text)]
+    dates += year_strings(text)
     a.dates = distinct(dates)
     a.spans = _candidate_spans(a)
     strong = a.quoted + [t for t, label in a.entities if label not in _NUMERIC_LABELS]
@@ -144,7 +130,7 @@ def _capitalized_runs(doc) -> list[str]:
     for tok in doc:
         word = tok.text
         capital = word[:1].isupper() or (cur and word[:1].isdigit() and tok.pos_ == "PROPN")
-        if capital and not (tok.i == doc[0].i and tok.lower_ in _LEADING_DROP and len(doc) > 1):
+        if capital and not (tok.i == doc[0].i and tok.lower_ in LEADING_WORDS and len(doc) > 1):
             cur.append(tok)
         elif cur and (tok.lower_ in _CONNECTORS or word in ("-", "–", "'s", ":")):
             cur.append(tok)
@@ -156,7 +142,7 @@ def _capitalized_runs(doc) -> list[str]:
 
 def _strip_det(span: str) -> str:
     words = span.split()
-    while words and words[0].casefold() in _LEADING_DROP:
+    while words and words[0].casefold() in LEADING_WORDS:
         words = words[1:]
     return " ".join(words)
 

@@ -20,9 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wikicheck.common.quantities import number_strings
-from wikicheck.common.text import content_words
+from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS, content_words
 from wikicheck.model import Element
-from wikicheck.verifier.tables.text import STOP_WORDS
 
 __all__ = ["FocusConfig", "NO_FOCUS", "ROWS_ONLY", "focus_table", "rank_rows", "claim_words"]
 
@@ -50,7 +49,7 @@ ROWS_ONLY = FocusConfig(max_columns=0)
 
 def claim_words(text: str) -> set[str]:
     """Lower-cased content words of ``text`` (stop words dropped)."""
-    return content_words(text, STOP_WORDS)
+    return content_words(text, TABLE_CLAIM_STOP_WORDS)
 
 
 def _numbers(text: str) -> set[str]:
@@ -71,7 +70,7 @@ def _cell_score(cell: Element, claim_norm: str, words: set[str], numbers: set[st
     if not text:
         return 0.0
     score = 0.0
-    if text not in STOP_WORDS and _contains(claim_norm, text):
+    if text not in TABLE_CLAIM_STOP_WORDS and _contains(claim_norm, text):
         score += 3.0 if len(text) > 2 else 1.0  # the claim names this cell
     score += len(claim_words(cell.text) & words) * 0.5
     score += len(_numbers(cell.text) & numbers) * 1.0

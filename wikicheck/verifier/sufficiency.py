@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.common.quantities import Quantity, quantities, same_value
-from wikicheck.common.text import STOPWORDS, distinct, names_title
+from wikicheck.common.text import STOPWORDS, content_terms, fold, names_title
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
 from wikicheck.verifier.model import agreeing_with
 
@@ -120,11 +120,6 @@ TABLE_COVERAGE_MODEL: dict[str, Any] = {
 WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def content_terms(text: str) -> list[str]:
-    """Lower-cased words of ``text`` that are not stopwords, in first-seen order."""
-    return distinct(w for w in WORD.findall(text.casefold()) if w not in STOPWORDS)
-
-
 def word_stem(word: str) -> str:
     """A crude stem (the first five letters of a word's singular) so that "flows"/"flowed",
     "elevation"/"elevations" meet; numbers stay whole."""
@@ -136,8 +131,9 @@ def word_stem(word: str) -> str:
     return w[:5]
 
 
-# Words that open a sentence capitalised without naming anything.
-_OPENERS = STOPWORDS | frozenset("there it in on at during after before".split())
+# Words that open a sentence capitalised without naming anything: the stop words (the words
+# once added here, "there it in on at during after before", are all stop words already).
+_OPENERS = STOPWORDS
 _CAP_RUN = re.compile(
     r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da|y|for)\s+)*"
     r"[A-Z0-9][\w'’.&-]*)*"
@@ -213,14 +209,8 @@ def _element_text(el: Element) -> str:
     )
 
 
-def _fold(text: str) -> str:
-    """Case and accents folded ("Öakse" meets "Oakse"; NFC and NFD spellings meet)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _tokens(text: str) -> set[str]:
-    return {word_stem(w) for w in WORD.findall(_fold(text))}
+    return {word_stem(w) for w in WORD.findall(fold(text))}
 
 
 def claim_names(claim: str) -> list[str]:
@@ -265,7 +255,7 @@ _TABFACT_VERBS = frozenset("win won lose lost play score have be get take make".
 
 
 def _title_named(title: str, claim_folded: str) -> bool:
-    base = _fold(re.sub(r"\s*\(.*\)$", "", title)).strip()
+    base = fold(re.sub(r"\s*\(.*\)$", "", title)).strip()
     return (
         len(base) >= 3 and re.search(rf"(?<!\w){re.escape(base)}(?!\w)", claim_folded) is not None
     )
@@ -295,18 +285,18 @@ def features(claim: str, elements: Sequence[Element], numbers: NumberCheck) -> d
     covered by that page, not by words scattered over distractors); ``numbers_missing``: claim
     values the evidence neither states nor contradicts.
     """
-    folded = _fold(claim)
+    folded = fold(claim)
     by_page: dict[str, set[str]] = {}
     for el in elements:
         by_page.setdefault(el.page, set()).update(_tokens(_element_text(el)))
     vocab = set().union(*by_page.values()) if by_page else set()
     names = [
-        [word_stem(w) for w in WORD.findall(_fold(n)) if w not in STOPWORDS]
+        [word_stem(w) for w in WORD.findall(fold(n)) if w not in STOPWORDS]
         for n in claim_names(claim)
     ]
     names = [n for n in names if n]
     name_words = [w for n in names for w in n]
-    content = [word_stem(w) for w in content_terms(_fold(claim)) if not w.isdigit()]
+    content = [word_stem(w) for w in content_terms(fold(claim)) if not w.isdigit()]
     full = [all(w in vocab for w in n) for n in names]
     return {
         "title_named": float(any(_title_named(page, folded) for page in by_page)),
@@ -363,9 +353,7 @@ def check_evidence(
     threshold = model["threshold"]
     folded = {w for el in elements for w in _tokens(_element_text(el))}
     names = claim_names(claim)
-    uncovered = [
-        n for n in names if not all(word_stem(w) in folded for w in WORD.findall(_fold(n)))
-    ]
+    uncovered = [n for n in names if not all(word_stem(w) in folded for w in WORD.findall(fold(n)))]
     # a value the evidence states differently for the same thing decides the claim (REFUTES)
     sufficient = p >= threshold or numbers.conflict
     sibling = sibling_evidence(claim, elements)
@@ -448,8 +436,8 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     claimed = [q for q in quantities(claim) if not _is_name_part(claim, q)]
     if not claimed:
         return out
-    folded = _fold(claim)
-    names = [{word_stem(w) for w in WORD.findall(_fold(n))} for n in claim_names(claim)]
+    folded = fold(claim)
+    names = [{word_stem(w) for w in WORD.findall(fold(n))} for n in claim_names(claim)]
 
     titles: dict[str, list] = {}
 

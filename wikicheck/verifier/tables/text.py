@@ -11,22 +11,16 @@ import re
 from collections.abc import Callable
 
 from wikicheck.common.quantities import as_number, parse_number
+from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS
 
 __all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number", "stem"]
 
 _SPLIT = re.compile(r"([()\[\]\"';:!?])")
 
 
-#: Words of a table claim that name no column or value: read by the executor and by the table
-#: focus (:mod:`wikicheck.verifier.focus`). Part of the calibrated executor's behaviour (its
-#: precision table) and of the verifier's pinned figures; the retriever's list is another
-#: (:data:`wikicheck.common.text.STOPWORDS`).
-STOP_WORDS = frozenset(
-    """the a an of in on at to be is was and or for by with as from that this have has had there
-    their they it its than more less most least only all same when which who what not no do does
-    did time times game team player year after before during per while any each other then first
-    last second third 1st 2nd 3rd out over under up down into also""".split()
-)
+#: Words of a table claim that name no column or value (one list, kept with the other stop-word
+#: lists in :mod:`wikicheck.common.text`; the operations read it under this name).
+STOP_WORDS = TABLE_CLAIM_STOP_WORDS
 #: Cue words: which way a claim orders, compares or aggregates a column.
 MAX_WORDS = frozenset("highest most largest biggest greatest longest maximum top best".split())
 MIN_WORDS = frozenset("lowest least fewest smallest shortest minimum worst".split())

@@ -11,7 +11,6 @@ non-gold evidence (other sentences with the most word overlap).
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
 import random
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from wikicheck.common.files import atomic_output
+from wikicheck.common.split import in_part
 from wikicheck.common.text import content_words
 from wikicheck.errors import ConfigError
 from wikicheck.indexer.extract import extract_page
@@ -95,8 +95,7 @@ class Example:
 
 def in_split(key: str, fraction: float, salt: str = "wikicheck") -> bool:
     """Deterministic membership test: True for about ``fraction`` of all keys."""
-    h = int(hashlib.md5(f"{salt}:{key}".encode()).hexdigest()[:8], 16)
-    return h / 0xFFFFFFFF < fraction
+    return in_part(key, salt, fraction)
 
 
 def words(text: str) -> set[str]:

@@ -17,7 +17,6 @@ list membership. Every template's truth value is unit-tested on hand-made tables
 from __future__ import annotations
 
 import functools
-import hashlib
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 
 from wikicheck.common import quantities
 from wikicheck.common.quantities import whole_number
+from wikicheck.common.split import split_int
 from wikicheck.model import REFUTES, SUPPORTS, Element
 
 __all__ = ["Grid", "Statement", "TEMPLATES", "statements_for", "generate"]
@@ -424,7 +424,7 @@ INFOBOX_TEMPLATES = {"lookup": infobox_lookup, "member": infobox_member}
 
 
 def _seed(key: str, seed: int) -> int:
-    return int(hashlib.md5(f"{seed}:{key}".encode()).hexdigest()[:8], 16)
+    return split_int(key, seed)
 
 
 def statements_for(

@@ -1,0 +1,131 @@
+"""The shared text toolkit (wikicheck.common.split, .text, .quantities): one copy of each piece,
+giving the values the copies it replaced gave (recorded here from them)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from wikicheck.common.quantities import year_strings
+from wikicheck.common.split import hash32, in_part, split_hash, split_int
+from wikicheck.common.text import (
+    LEADING_WORDS,
+    STOPWORDS,
+    TABLE_CLAIM_STOP_WORDS,
+    content_terms,
+    fold,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- the split hash --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "salt", "h", "share"),
+    [
+        ("12345", "wikicheck", 1342226537, 0.3125114686117767),
+        ("2-1234-1.html.csv", "tabfact", 1971680943, 0.4590677431456437),
+        (None, "wikicheck", 377771491, 0.08795677942409105),  # a claim without the field
+        ("Paris|Country|Population", 0, 2322220804, 0.5406841646276145),  # an int seed
+        ("7", "table-claims", 3135365813, 0.7300092405010967),
+    ],
+)
+def test_split_hash_gives_the_old_formulas_values(key, salt, h, share) -> None:
+    assert split_int(key, salt) == h
+    assert split_hash(key, salt) == share
+    assert in_part(key, salt, share + 1e-9) and not in_part(key, salt, share)
+
+
+def test_hash32_of_a_bare_key() -> None:
+    assert hash32("abc") == 2416005272
+
+
+def test_training_split_and_evaluation_holdout_use_the_one_hash() -> None:
+    from wikicheck.annotations import Claim
+    from wikicheck.evaluation.run import _in_training_part
+    from wikicheck.verifier.training.sources import in_split
+
+    holdout = {"field": "id", "salt": "wikicheck", "fraction": 0.6}
+    for i in range(200):
+        claim = Claim(id=i, claim="x", label="SUPPORTS")
+        assert (
+            _in_training_part(claim, holdout)
+            == in_split(str(i), 0.6)
+            == in_part(i, "wikicheck", 0.6)
+        )
+
+
+def test_no_second_copy_of_the_split_hash() -> None:
+    """md5 is computed in wikicheck.common.split only (package), and no benchmark writes the
+    split formula again (its other md5s name cache files)."""
+    found = []
+    for path in sorted((ROOT / "wikicheck").rglob("*.py")):
+        if path.relative_to(ROOT).as_posix() != "wikicheck/common/split.py":
+            if "hashlib.md5(" in path.read_text(encoding="utf-8"):
+                found.append(path.relative_to(ROOT).as_posix())
+    for path in sorted((ROOT / "bench").rglob("*.py")):
+        if "hexdigest()[:8], 16)" in path.read_text(encoding="utf-8"):
+            found.append(path.relative_to(ROOT).as_posix())
+    assert not found, f"the split hash written outside wikicheck.common.split: {found}"
+
+
+# -- words -----------------------------------------------------------------------------------
+
+#: Claim -> (content terms, years, folded text), as the retriever's and the sufficiency model's
+#: own copies and the retriever's year pattern gave them.
+CLAIMS = {
+    "The Straße of Öakse was built in 1887 and rebuilt in 2019.": (
+        ["strasse", "öakse", "built", "1887", "rebuilt", "2019"],
+        ["1887", "2019"],
+        "the strasse of oakse was built in 1887 and rebuilt in 2019.",
+    ),
+    "Aarhus is the second-largest city in Denmark.": (
+        ["aarhus", "second", "largest", "city", "denmark"],
+        [],
+        "aarhus is the second-largest city in denmark.",
+    ),
+    "It was the 1927 Chicago Bears season, and the Bears won 9 of 14 games.": (
+        ["1927", "chicago", "bears", "season", "won", "9", "14", "games"],
+        ["1927"],
+        "it was the 1927 chicago bears season, and the bears won 9 of 14 games.",
+    ),
+    "FC Barcelona's stadium, Camp Nou, seats 99,354 people (as of 2020/21).": (
+        ["fc", "barcelona", "stadium", "camp", "nou", "seats", "99", "354", "people", "2020", "21"],
+        ["2020"],
+        "fc barcelona's stadium, camp nou, seats 99,354 people (as of 2020/21).",
+    ),
+    "Σωκράτης was born in 470 BC; ΣΩΚΡΆΤΗΣ died in 399 BC.": (
+        ["σωκράτησ", "born", "470", "bc", "died", "399"],
+        [],
+        "σωκρατησ was born in 470 bc; σωκρατησ died in 399 bc.",
+    ),
+}
+
+
+@pytest.mark.parametrize("claim", list(CLAIMS))
+def test_words_as_the_replaced_copies_gave_them(claim: str) -> None:
+    from wikicheck.retriever import claim as retriever_claim
+    from wikicheck.verifier import sufficiency
+
+    terms, years, folded = CLAIMS[claim]
+    assert content_terms(claim) == terms
+    assert retriever_claim.content_terms is content_terms is sufficiency.content_terms
+    assert year_strings(claim) == years
+    assert fold(claim) == folded
+
+
+def test_one_stop_word_list_per_meaning() -> None:
+    from wikicheck.verifier.tables import text as table_text
+
+    def digest(words: frozenset[str]) -> str:
+        return hashlib.sha1(" ".join(sorted(words)).encode()).hexdigest()[:16]
+
+    # the members the lists had when they moved here (changing one means re-measuring)
+    assert (len(STOPWORDS), digest(STOPWORDS)) == (115, "bb179b4b09d6acce")
+    assert (len(TABLE_CLAIM_STOP_WORDS), digest(TABLE_CLAIM_STOP_WORDS)) == (74, "2498492ee2fc966a")
+    assert LEADING_WORDS == frozenset("the a an in on at of for to from by with as".split())
+    assert table_text.STOP_WORDS is TABLE_CLAIM_STOP_WORDS
