@@ -66,6 +66,7 @@ def test_files_are_read_aligned_and_bad_lines_named(tmp_path):
         read_distill_pairs(worse, soft)
 
 
+@pytest.mark.slow
 def test_tiny_student_learns_from_soft_labels_and_resumes(tmp_path):
     torch.set_num_threads(1)
     base = tiny_checkpoint(tmp_path / "base", {0: "SUPPORTS", 1: "REFUTES", 2: "NOT ENOUGH INFO"},
@@ -85,6 +86,7 @@ def test_tiny_student_learns_from_soft_labels_and_resumes(tmp_path):
         train(cfg, CLAIMS, EVIDENCE, labels, soft=SOFT[:3])
 
 
+@pytest.mark.slow
 def test_cli_distill_writes_a_loadable_model_and_resumes(tmp_path):
     from wikicheck.cli import main
 

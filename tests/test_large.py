@@ -155,6 +155,7 @@ class Stop(Exception):
     pass
 
 
+@pytest.mark.slow
 def test_lora_training_learns_and_resumes_from_the_saved_step(tmp_path, tiny_base):
     losses: list[float] = []
     torch.set_num_threads(1)

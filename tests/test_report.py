@@ -131,6 +131,7 @@ def test_report_without_labels_or_latency_says_not_measured(tmp_path):
     assert "Latency percentiles: not measured in this run." in html
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")),
     reason="no Chromium installed",

@@ -28,6 +28,8 @@ if CHROMIUM is None:
     )
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed")
 
+pytestmark = pytest.mark.slow  # a real browser per module: seconds per test
+
 AARE_CLAIM = "The Aare flows through the cantons of Bern, Solothurn and Aargau."
 #: How chromium logs a 4xx answer: expected where a test sends bad input on purpose.
 _REFUSED = "Failed to load resource: the server responded with a status of 4"
