@@ -144,3 +144,13 @@ def test_the_verify_panel_is_short_and_names_the_label_once(capsys):
     out = capsys.readouterr().out
     assert out.count("P_cell_0_") == 2 and "... 3 more" in out
     assert out.count("SUPPORTS") == 1 and "SUPPORTS 0.81" in out and "REFUTES 0.10" in out
+
+
+def test_the_verify_panel_says_whose_row_a_cell_is(capsys):
+    from wikicheck.cli.verifier import _panel
+
+    row = _verify_row("Alfa Romeo")
+    row["evidence"][0].update(type="cell", row_key="Juan Manuel Fangio", headers=["Constructor"])
+    _panel(row)
+    out = capsys.readouterr().out
+    assert "row: Juan Manuel Fangio" in out and "Constructor" in out
