@@ -1,0 +1,68 @@
+"""Claims about the sample's tables, end to end (retrieval, the shipped verifier, the table
+program, the checks), written for these tests: the row the claim names decides, a cell says
+whose row it is, and a race the index lacks is NOT ENOUGH INFO although its siblings are there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wikicheck.model import NEI, REFUTES, SUPPORTS
+
+pytestmark = pytest.mark.slow
+
+SAMPLE_PAGES = Path(__file__).resolve().parent.parent / "samples" / "pages.jsonl"
+ASCARI = "Alberto Ascari drove for Alfa Romeo at the 1950 Italian Grand Prix."
+
+
+@pytest.fixture(scope="module")
+def check(tmp_path_factory):
+    from wikicheck.annotations import Claim
+    from wikicheck.check import check_claims
+    from wikicheck.indexer.pipeline import index_sources
+    from wikicheck.indexer.stores import open_store
+    from wikicheck.retriever.pipeline import Retriever
+    from wikicheck.verifier.model import Verifier
+
+    index = tmp_path_factory.mktemp("sample-tables") / "index"
+    store = open_store(index_dir=str(index), create=True)
+    index_sources([str(SAMPLE_PAGES)], store)
+    store.reload()
+    retriever, verifier = Retriever(store), Verifier.load()
+
+    def run(claim: str) -> dict:
+        (result,) = check_claims([Claim(id=1, claim=claim)], store=store, verifier=verifier,
+                                 retriever=retriever)  # fmt: skip
+        return result.to_row()
+
+    yield run
+    store.close()
+
+
+def test_the_named_rows_own_cell_refutes_another_drivers_constructor(check):
+    row = check(ASCARI)
+    assert row["predicted_label"] == REFUTES
+    assert row["rule"] == "lookup" and row["rule_applied"] is True
+    shown = {ev["id"]: ev for ev in row["evidence"] if ev["id"] in row["shown_evidence"]}
+    ferrari = [ev for ev in shown.values() if ev["text"] == "Ferrari"]
+    assert ferrari and ferrari[0]["row_key"] == "Alberto Ascari"
+    assert all(ev.get("row_key") for ev in shown.values() if ev["text"] == "Alfa Romeo")
+
+
+def test_a_score_no_row_of_the_named_season_holds_is_refuted(check):
+    row = check("The 1927 Chicago Bears beat the Green Bay Packers 14-6 on October 2.")
+    assert row["predicted_label"] == REFUTES and row["rule"] == "match"
+
+
+def test_a_season_tables_row_is_not_contradicted_by_a_sibling_races_year(check):
+    row = check("Graham Hill won the 1969 Monaco Grand Prix driving a Lotus-Ford.")
+    assert row["predicted_label"] == SUPPORTS
+    assert not row["sufficiency"]["numbers"]["conflicts"]
+
+
+def test_a_race_the_index_lacks_is_not_enough_info_beside_its_siblings(check):
+    row = check("Lewis Hamilton won the 2008 British Grand Prix.")
+    assert row["predicted_label"] == NEI
+    assert row["sufficiency"]["sibling"] is True
