@@ -32,6 +32,15 @@ def large_model() -> None:
     """
 
 
+#: The training pairs option of ``train`` and ``distill``.
+_pairs_option = click.option(
+    "--pairs",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="[claim, evidence, label, source] JSON lines (gzip or not).",
+)
+
+
 @large_model.command()
 @click.option("-o", "--output", "out", type=click.Path(file_okay=False), default=None,
               help="Folder for the base [default: $WIKICHECK_LARGE_BASE or ~/.cache/wikicheck/"
@@ -93,12 +102,7 @@ def pieces(out: str, piece_mb: int) -> None:
     type=click.Path(file_okay=False),
     help="Folder for adapter.safetensors, head.safetensors, config.json, state.json.",
 )
-@click.option(
-    "--pairs",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="[claim, evidence, label, source] JSON lines (gzip or not).",
-)
+@_pairs_option
 @click.option("--base", default="", help="MPNet folder [default: the checked all-mpnet-base-v2].")
 @click.option("--init", default="", help="Start from this large-model folder (an earlier stage).")
 @click.option("--stage", default="mix", show_default=True, help="Name recorded in config.json.")
@@ -145,12 +149,7 @@ def train(out, pairs, base, init, stage, lora_rank, lr, train_batch, epochs, max
     type=click.Path(file_okay=False),
     help="Folder for checkpoint.pt and the distilled fp16 model.",
 )
-@click.option(
-    "--pairs",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="[claim, evidence, label, source] JSON lines (gzip or not).",
-)
+@_pairs_option
 @click.option(
     "--soft",
     required=True,
