@@ -680,3 +680,19 @@ def test_the_same_api_over_elasticsearch(es_server):
         if names:
             es.indices.delete(index=names, ignore_unavailable=True)
         es.close()
+
+
+def test_given_evidence_ids_are_checked_and_ids_the_index_lacks_are_said(client):
+    # an id outside the FEVEROUS grammar: 422 naming it, nothing verified
+    r = client.post("/verify", json={"claim": AARE_CLAIM, "evidence": ["not an element id"]})
+    assert r.status_code == 422 and "not an element id" in r.text
+    # one list per claim, or a 422 saying so
+    r = client.post("/verify/batch", json={"claims": [AARE_CLAIM, AARE_CLAIM],
+                                           "evidence": [["Aare_sentence_0"]]})  # fmt: skip
+    assert r.status_code == 422 and "1 lists for 2 claims" in r.text
+    # ids the index lacks are not read and come back named; the claim is still answered
+    r = client.post("/verify", json={"claim": AARE_CLAIM, "evidence": ["Nowhere_sentence_3"]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["missing_gold"] == ["Nowhere_sentence_3"] and body["read_evidence"] == []
+    assert body["predicted_label"] in LABELS
