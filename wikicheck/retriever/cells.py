@@ -33,7 +33,7 @@ from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
 
-__all__ = ["match_count", "numbers_of", "rank_key", "select_evidence", "within_cell_budget"]
+__all__ = ["match_count", "numbers_of", "rank_key", "select_evidence"]
 
 _WORD_RE = re.compile(r"\w+")
 
@@ -157,16 +157,3 @@ def _select_cells(
             chosen.append(ev)
     chosen.sort(key=rank_key)
     return chosen[: config.max_cells]
-
-
-def within_cell_budget(evidence: Sequence[Evidence], max_cells: int) -> list[Evidence]:
-    """``evidence`` in its order with at most ``max_cells`` cell-like elements (the scorer's
-    budget), the first ones kept; sentences are never cut here."""
-    kept, cells = [], 0
-    for ev in evidence:
-        if ev.element.type in CELL_LIKE_TYPES:
-            cells += 1
-            if cells > max_cells:
-                continue
-        kept.append(ev)
-    return kept
