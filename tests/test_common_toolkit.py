@@ -16,6 +16,9 @@ from wikicheck.common.text import (
     TABLE_CLAIM_STOP_WORDS,
     content_terms,
     fold,
+    names_title,
+    stem,
+    stem_key,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,3 +132,65 @@ def test_one_stop_word_list_per_meaning() -> None:
     assert (len(TABLE_CLAIM_STOP_WORDS), digest(TABLE_CLAIM_STOP_WORDS)) == (74, "2498492ee2fc966a")
     assert LEADING_WORDS == frozenset("the a an in on at of for to from by with as".split())
     assert table_text.STOP_WORDS is TABLE_CLAIM_STOP_WORDS
+
+
+# -- the stemmer and "the claim names this page" ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("countries", "country"),
+        ("boxes", "box"),
+        ("spoonbills", "spoonbill"),
+        ("laps", "lap"),
+        ("matches", "match"),
+        ("classes", "class"),
+        ("entries", "entry"),
+    ],
+)
+def test_plurals_meet_their_singular(a: str, b: str) -> None:
+    assert stem(a) == stem(b)
+
+
+def test_the_matching_key_is_a_short_stem_and_numbers_stay_whole() -> None:
+    assert stem_key("elevations") == stem_key("elevation") == stem("elevation")[:5]
+    assert stem_key("populated") == stem_key("population")
+    assert stem_key("Mexican") == stem_key("Mexico")
+    assert stem_key("Countries") == stem_key("country")  # case folded
+    assert stem_key("1927") == "1927" and stem_key("1927") != stem_key("1928")
+    assert stem("class") == "class"  # "ss" is no plural ending
+
+
+def test_a_claim_names_a_page_by_the_stems_of_its_title_words() -> None:
+    bears = "The 1927 Chicago Bears beat the Green Bay Packers."
+    assert names_title(bears, "1927 Chicago Bears season")  # a generic title word aside
+    assert names_title("The 1927 Chicago Bear line-up.", "1927 Chicago Bears season")
+    assert not names_title(bears, "1928 Chicago Bears season")  # a year is whole
+    assert not names_title(
+        "Lewis Hamilton won the 2008 British Grand Prix.", "1989 British Grand Prix"
+    )
+    assert names_title("Safe deposit boxes are rented.", "Safe deposit box")
+    assert names_title("He saw a glossy ibis (Plegadis falcinellus).", "Glossy ibis (bird)")
+    assert not names_title("He was born in Aarhus.", "Aarhus University")
+    assert not names_title("It is in the east.", "East")  # one short word names nothing
+
+
+def test_one_stemmer_and_one_title_rule() -> None:
+    """The table executor, the sufficiency model and the evidence selection read words through
+    wikicheck.common.text only: no second stemmer or title rule in the package."""
+    from wikicheck.verifier import sufficiency
+    from wikicheck.verifier.tables import counting, grid
+
+    assert grid.stem is counting.stem is stem
+    assert sufficiency.stem_key is stem_key and sufficiency.names_title is names_title
+    copies = ("def stem(", "def word_stem(", "def _title_named(", "def named_in(", "_word_match(")
+    copies += ('endswith("ies")',)
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}: {needle}"
+        for path in sorted((ROOT / "wikicheck").rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != "wikicheck/common/text.py"
+        for needle in copies
+        if needle in path.read_text(encoding="utf-8")
+    ]
+    assert not found, f"a second stemmer or title rule: {found}"

@@ -15,10 +15,10 @@ noise. The selection (``RetrieverConfig.evidence_selection = "relevance"``) keep
 2. **Every sentence of the best sentence's page** (a claim's gold sentences sit mostly on one
    page, several of them often far below the best in score).
 3. **A sentence of another page** only when it scores within ``evidence_page_gap`` of the best
-   sentence, or within ``evidence_named_page_gap`` when the claim names that page (every word of
-   its title, the disambiguation in brackets aside, is in the claim: "... glossy ibis (Plegadis
-   falcinellus) ..." brings the lead of *Glossy ibis*, often part of a gold set as far as 0.8
-   below the best sentence).
+   sentence, or within ``evidence_named_page_gap`` when the claim names that page
+   (:func:`wikicheck.common.text.names_title`: "... glossy ibis (Plegadis falcinellus) ..."
+   brings the lead of *Glossy ibis*, often part of a gold set as far as 0.8 below the best
+   sentence).
 4. Cell-like items of the leading kind all stay (their own selection, ``cells.select_evidence``,
    already ranked tables and matched cells to the claim).
 
@@ -31,17 +31,12 @@ everything retrieved, in the same run; ``docs/retrieval.md`` has the figures. En
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikicheck.common.text import STOPWORDS
+from wikicheck.common.text import names_title
 
-__all__ = ["Item", "SelectionRule", "named_in", "select_predicted"]
-
-_WORD_RE = re.compile(r"\w+")
-_DISAMBIGUATION_RE = re.compile(r"\s*\([^)]*\)\s*$")
+__all__ = ["Item", "SelectionRule", "select_predicted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,31 +58,6 @@ class SelectionRule:
     named_page_gap: float = 0.85
 
 
-def _words(text: str) -> list[str]:
-    """Casefolded NFKC words, without the shared stop words (``STOPWORDS``) and single letters
-    ("A.C.", "F.C.")."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return [w for w in _WORD_RE.findall(text) if len(w) > 1 and w not in STOPWORDS]
-
-
-def _word_match(word: str, claim_words: set[str]) -> bool:
-    """``word`` of a title is in the claim: whole, with a plural ending ("box" / "boxes"), or,
-    for words of five letters or more, by its stem ("spoonbills" / "spoonbill")."""
-    if word in claim_words:
-        return True
-    stem = word[: max(4, len(word) - 2)] if len(word) >= 5 else None
-    return any(
-        (w.startswith(word) and len(w) - len(word) <= 2) or (stem and w.startswith(stem))
-        for w in claim_words
-    )
-
-
-def named_in(title: str, claim_words: set[str]) -> bool:
-    """True when every word of ``title`` (its bracketed disambiguation aside) is in the claim."""
-    words = _words(_DISAMBIGUATION_RE.sub("", title))
-    return bool(words) and all(_word_match(w, claim_words) for w in words)
-
-
 def select_predicted(items: Sequence[Item], claim: str, rule: SelectionRule) -> list[str]:
     """The ids of ``items`` (best first) that go to ``predicted_evidence``, in their order.
 
@@ -104,14 +74,13 @@ def select_predicted(items: Sequence[Item], claim: str, rule: SelectionRule) -> 
     keep: set[str] = set()
     if keep_sentences and sentences:
         top = max(sentences, key=lambda x: x.score)
-        claim_words = set(_words(claim))
         named: dict[str, bool] = {}
         for x in sentences:
             if x.page == top.page:
                 keep.add(x.id)
                 continue
             if x.page not in named:
-                named[x.page] = named_in(x.page, claim_words)
+                named[x.page] = names_title(claim, x.page)
             gap = rule.named_page_gap if named[x.page] else rule.page_gap
             if top.score - x.score <= gap:
                 keep.add(x.id)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.common.quantities import Quantity, quantities, same_value
-from wikicheck.common.text import STOPWORDS, content_terms, fold, names_title
+from wikicheck.common.text import STOPWORDS, content_terms, fold, names_title, stem_key
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
 from wikicheck.verifier.model import agreeing_with
 
@@ -120,17 +120,6 @@ TABLE_COVERAGE_MODEL: dict[str, Any] = {
 WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def word_stem(word: str) -> str:
-    """A crude stem (the first five letters of a word's singular) so that "flows"/"flowed",
-    "elevation"/"elevations" meet; numbers stay whole."""
-    w = word.casefold()
-    if w.isdigit():
-        return w
-    if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
-        w = w[:-1]
-    return w[:5]
-
-
 # Words that open a sentence capitalised without naming anything: the stop words (the words
 # once added here, "there it in on at during after before", are all stop words already).
 _OPENERS = STOPWORDS
@@ -210,7 +199,7 @@ def _element_text(el: Element) -> str:
 
 
 def _tokens(text: str) -> set[str]:
-    return {word_stem(w) for w in WORD.findall(fold(text))}
+    return {stem_key(w) for w in WORD.findall(fold(text))}
 
 
 def claim_names(claim: str) -> list[str]:
@@ -254,13 +243,6 @@ def _content_runs(claim: str) -> list[str]:
 _TABFACT_VERBS = frozenset("win won lose lost play score have be get take make".split())
 
 
-def _title_named(title: str, claim_folded: str) -> bool:
-    base = fold(re.sub(r"\s*\(.*\)$", "", title)).strip()
-    return (
-        len(base) >= 3 and re.search(rf"(?<!\w){re.escape(base)}(?!\w)", claim_folded) is not None
-    )
-
-
 #: The features :func:`features` computes, in the order the model's weights list them.
 FEATURES = (
     "title_named",
@@ -285,21 +267,20 @@ def features(claim: str, elements: Sequence[Element], numbers: NumberCheck) -> d
     covered by that page, not by words scattered over distractors); ``numbers_missing``: claim
     values the evidence neither states nor contradicts.
     """
-    folded = fold(claim)
     by_page: dict[str, set[str]] = {}
     for el in elements:
         by_page.setdefault(el.page, set()).update(_tokens(_element_text(el)))
     vocab = set().union(*by_page.values()) if by_page else set()
     names = [
-        [word_stem(w) for w in WORD.findall(fold(n)) if w not in STOPWORDS]
+        [stem_key(w) for w in WORD.findall(fold(n)) if w not in STOPWORDS]
         for n in claim_names(claim)
     ]
     names = [n for n in names if n]
     name_words = [w for n in names for w in n]
-    content = [word_stem(w) for w in content_terms(fold(claim)) if not w.isdigit()]
+    content = [stem_key(w) for w in content_terms(fold(claim)) if not w.isdigit()]
     full = [all(w in vocab for w in n) for n in names]
     return {
-        "title_named": float(any(_title_named(page, folded) for page in by_page)),
+        "title_named": float(any(names_title(claim, page) for page in by_page)),
         "name_coverage": _share(name_words, vocab),
         "names_full": sum(full) / len(full) if full else 1.0,
         "subject_full": float(full[0]) if full else 1.0,
@@ -353,7 +334,7 @@ def check_evidence(
     threshold = model["threshold"]
     folded = {w for el in elements for w in _tokens(_element_text(el))}
     names = claim_names(claim)
-    uncovered = [n for n in names if not all(word_stem(w) in folded for w in WORD.findall(fold(n)))]
+    uncovered = [n for n in names if not all(stem_key(w) in folded for w in WORD.findall(fold(n)))]
     # a value the evidence states differently for the same thing decides the claim (REFUTES)
     sufficient = p >= threshold or numbers.conflict
     sibling = sibling_evidence(claim, elements)
@@ -418,7 +399,7 @@ def _context_words(claim: str, q: Quantity) -> set[str]:
     words = {w for w in before + after if w not in STOPWORDS and not w.isdigit() and len(w) > 2}
     for w in list(words):
         words.update(_MEASURE_WORDS.get(w, ()))
-    return {word_stem(w) for w in words}
+    return {stem_key(w) for w in words}
 
 
 def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberCheck:
@@ -436,8 +417,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     claimed = [q for q in quantities(claim) if not _is_name_part(claim, q)]
     if not claimed:
         return out
-    folded = fold(claim)
-    names = [{word_stem(w) for w in WORD.findall(fold(n))} for n in claim_names(claim)]
+    names = [{stem_key(w) for w in WORD.findall(fold(n))} for n in claim_names(claim)]
 
     titles: dict[str, list] = {}
 
@@ -462,7 +442,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         if sibling(el):
             return False
         words = _tokens(_element_text(el))
-        return _title_named(el.page, folded) or any(n and n <= words for n in names)
+        return names_title(claim, el.page) or any(n and n <= words for n in names)
 
     topical = {el.id: on_topic(el) for el in elements}
     # values agree only where the claim's topic is (a year on a distractor page proves nothing),
@@ -504,7 +484,7 @@ def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
             not in_table
             and bool(q.noun)
             and q.noun not in STOPWORDS
-            and (word_stem(q.noun) in words)
+            and (stem_key(q.noun) in words)
         )
     return bool(context & words)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from wikicheck.common.text import stem
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     ROW_HEADER_COLUMN,
@@ -23,7 +24,6 @@ from wikicheck.verifier.tables.text import (
     as_number,
     contains_span,
     relation_before,
-    stem,
     tokenize,
 )
 
@@ -95,8 +95,9 @@ _SHAPE_CONDITION = frozenset(
     "in on at for with when where that which who whose from by than between under over per "
     "during while if whereas".split()
 )
-_COLUMN_NOUNS = frozenset("column col head heading header".split())
-_ROW_NOUNS = frozenset("row entry record".split())
+#: Stems (:func:`wikicheck.common.text.stem`) of nouns that name the table's columns or rows.
+_COLUMN_NOUNS = frozenset(stem(w) for w in "column col head heading header".split())
+_ROW_NOUNS = frozenset(stem(w) for w in "row entry record".split())
 
 
 def shape(claim: Claim, t: TableGrid) -> Verdict | None:

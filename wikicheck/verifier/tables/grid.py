@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from wikicheck.common.quantities import Quantity, cell_value, is_date, parse_date, to_date
+from wikicheck.common.text import stem
 from wikicheck.model import Element
 from wikicheck.verifier.tables.text import (
     STOP_WORDS,
@@ -16,7 +17,6 @@ from wikicheck.verifier.tables.text import (
     contains_span,
     fmt_number,
     parse_number,
-    stem,
     tokenize,
 )
 

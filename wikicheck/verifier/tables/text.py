@@ -13,7 +13,7 @@ from collections.abc import Callable
 from wikicheck.common.quantities import as_number, parse_number
 from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS
 
-__all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number", "stem"]
+__all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number"]
 
 _SPLIT = re.compile(r"([()\[\]\"';:!?])")
 
@@ -42,17 +42,6 @@ def contains_span(hay: list[str], needle: list[str]) -> bool:
 
 def fmt_number(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:g}"
-
-
-def stem(word: str) -> str:
-    """A plural's singular, roughly: TabFact statements are lemmatised ("lap" under "laps")."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"  # countries
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]  # matches, losses
-    return word[:-1]
 
 
 #: "more than N" / "at least N" ...: how the row count relates to the stated N.
