@@ -127,3 +127,18 @@ def test_insufficient_evidence_never_shows_another_label_above_not_enough_info(m
     assert row["predicted_label"] == NEI and row["model_probabilities"] == model
     assert shown[NEI] == shown[SUPPORTS] == pytest.approx((0.5184 + 0.4708) / 2, abs=1e-6)
     assert sum(shown.values()) == pytest.approx(1.0, abs=3e-6)
+
+
+def test_the_title_named_feature_and_the_topic_follow_the_one_title_rule():
+    from wikicheck.verifier.sufficiency import features, sibling_evidence
+
+    bears = "The 1927 Chicago Bears won 9 of 14 games."
+    season = [_sentence("1927 Chicago Bears season", "The team won nine games.")]
+    other = [_sentence("1928 Chicago Bears season", "The team won seven games.")]
+    named = check_evidence(bears, season).features["title_named"]
+    assert named == 1.0  # "season" is a generic title word; the words need not be a phrase
+    assert check_evidence(bears, other).features["title_named"] == 0.0  # the year is whole
+    assert sibling_evidence(bears, other) and not sibling_evidence(bears, season)
+    boxes = "Safe deposit boxes are rented by banks."
+    box = [_sentence("Safe deposit box", "A safe deposit box is a container.")]
+    assert features(boxes, box, check_numbers(boxes, box))["title_named"] == 1.0  # a plural
