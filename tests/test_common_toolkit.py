@@ -173,7 +173,8 @@ def test_a_claim_names_a_page_by_the_stems_of_its_title_words() -> None:
     assert names_title("Safe deposit boxes are rented.", "Safe deposit box")
     assert names_title("He saw a glossy ibis (Plegadis falcinellus).", "Glossy ibis (bird)")
     assert not names_title("He was born in Aarhus.", "Aarhus University")
-    assert not names_title("It is in the east.", "East")  # one short word names nothing
+    assert names_title("The band DAY6 has had two labels.", "DAY6")  # one word of four
+    assert not names_title("The cat sat.", "Cat")  # one short word names nothing
 
 
 def test_one_stemmer_and_one_title_rule() -> None:
