@@ -174,6 +174,13 @@ def test_a_claim_names_a_page_by_the_stems_of_its_title_words() -> None:
     assert names_title("He saw a glossy ibis (Plegadis falcinellus).", "Glossy ibis (bird)")
     assert not names_title("He was born in Aarhus.", "Aarhus University")
     assert names_title("The band DAY6 has had two labels.", "DAY6")  # one word of four
+    # the words as one phrase, in order: distractors that share words are not named
+    assert not names_title("She is married and has children.", "Married... with Children")
+    assert not names_title("Chicago is a band from Illinois.", "Chicago, Illinois")
+    assert not names_title("Garrotxa is a goat cheese.", "List of cheeses")  # not cut to one
+    assert not names_title("Flight of the Doves has 2 producers.", "Dove")  # one word: unstemmed
+    assert not names_title("Jamie Dornan was born in Ireland.", "Jamie T")
+    assert names_title("In Taniec z gwiazdami, the team won.", "Taniec z Gwiazdami (season 7)")
     assert not names_title("The cat sat.", "Cat")  # one short word names nothing
 
 
