@@ -169,8 +169,8 @@ class RetrieverConfig(Section):
     )
     evidence_named_page_gap: Weight = _f(
         _RULE.named_page_gap,
-        "relevance selection: the same, for a page the claim names (every word of its title, "
-        "bracketed disambiguation aside, is in the claim).",
+        "relevance selection: the same, for a page the claim names (its title's words, "
+        "stemmed, as one phrase of the claim: wikicheck.common.text.names_title).",
     )
     evidence_share: Share = _f(
         0.0,
