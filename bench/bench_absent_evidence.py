@@ -206,6 +206,15 @@ def _similarities(rows: list[dict], store) -> list[float | None]:
     return cached
 
 
+def shown_ece(rows: list[dict], gold: str | None = None) -> float | None:
+    """ECE (10 bins) of the answers as shown, against ``gold`` (default: each row's label)."""
+    from wikicheck.scoring.calibration import calibration
+
+    cal = calibration([(gold or r.get("gold_label"), r["predicted_label"], r.get("probabilities"))
+                       for r in rows])  # fmt: skip
+    return round(cal["ece"], 4) if cal else None
+
+
 def summary(rows: list[dict]) -> dict:
     labels = Counter(r["predicted_label"] for r in rows)
     n = len(rows) or 1
@@ -341,6 +350,7 @@ def main(argv: list[str] | None = None) -> dict:
         if present is not None:
             present = rescore(present, args.present_index)
     result["absent"] = summary(absent)
+    result["absent"]["ece"] = shown_ece(absent, NEI)
     print(f"pages absent : NEI {result['absent']['nei']:.3f} of {len(absent)} "
           f"(labels {result['absent']['labels']})")  # fmt: skip
     base = [dict(r, predicted_label=r.get("label_before_checks", r["predicted_label"]))
@@ -348,6 +358,11 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"anchor (model alone, same run): absent NEI {summary(base)['nei']:.3f}")
     if present is not None:
         result["present"] = summary(present)
+        result["present"]["ece"] = shown_ece(present)
+        both = [dict(r, gold_label=NEI) for r in absent] + present
+        result["ece_both"] = shown_ece(both)
+        print(f"ECE of the answers shown (10 bins): pages present {result['present']['ece']}, "
+              f"absent {result['absent']['ece']}, both {result['ece_both']}")  # fmt: skip
         print(
             f"pages present: NEI {result['present']['nei']:.3f} "
             f"(insufficient {result['present']['insufficient']:.3f}), 3-way label accuracy "

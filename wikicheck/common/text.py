@@ -109,15 +109,18 @@ TITLE_GENERIC_WORDS = frozenset(
 )
 
 
-def names_title(claim: str, title: str) -> bool:
+def names_title(claim: str, title: str, *, whole: bool = False) -> bool:
     """Whether ``claim`` names the subject of the page ``title``: every word of the title (a
     parenthesised qualifier, stop words and :data:`TITLE_GENERIC_WORDS` aside) is a word of the
     claim, numbers included ("the 1927 Chicago Bears beat ..." names "1927 Chicago Bears
     season"; "the 2008 British Grand Prix" does not name "1989 British Grand Prix"). A title
-    needs two such words, or one of five letters or more, to be named at all."""
+    needs two such words, or one of five letters or more, to be named at all.
+
+    ``whole``: the generic words count too, so a short title named with them ("VFL season")
+    is named, and one named without them is not."""
     base = re.sub(r"\s*\(.*\)$", "", title)
     words = [w for w in _WORD.findall(fold(base)) if w not in STOPWORDS]
-    key = [w for w in words if w not in TITLE_GENERIC_WORDS] or words
+    key = words if whole else [w for w in words if w not in TITLE_GENERIC_WORDS] or words
     if not key or (len(key) == 1 and len(key[0]) < 5):
         return False
     return set(key) <= set(_WORD.findall(fold(claim)))
