@@ -7,11 +7,14 @@ page) and indexed like any corpus, so nothing of those pages is left to find. Th
 are also run against the full index (``--present-index``) to show the price: how often evidence
 that is there is judged insufficient, and the 3-way label accuracy with it.
 
-Claims are training-side only: FEVEROUS-S tune claims (the 60% of dev-tune the shipped verifier
-trained on, ``[holdout]`` of ``recipes/feverous-s.toml``), TabFact val's training half
-(``recipes/tabfact-val-oracle.toml``), InfoTabs dev. ``--fit`` chooses the weights and threshold
-of the sufficiency model (``wikicheck.verifier.sufficiency.SUFFICIENCY_MODEL``) on the rows of
-both runs and prints them; it refuses held-out claims because none are ever selected.
+Claims are training-side by default: FEVEROUS-S tune claims (the 60% of dev-tune the shipped
+verifier trained on, ``[holdout]`` of ``recipes/feverous-s.toml``), TabFact val's training half
+(``recipes/tabfact-val-oracle.toml``), InfoTabs dev. ``--part calibration`` / ``reported`` take
+FEVEROUS-S held-out claims instead: the half the temperatures of the answers shown are fitted on
+(``bench/calibrate_checked.py``) and the half calibration figures are reported on. ``--fit``
+chooses the weights and threshold of the sufficiency model
+(``wikicheck.verifier.sufficiency.SUFFICIENCY_MODEL``) on the rows of both runs and prints them;
+it refuses held-out claims.
 
 Rows are cached under ``--work`` (``rows-absent.jsonl``, ``rows-present.jsonl``), so a rerun with
 new checks re-scores without retrieving again (``--rescore``); the absent index is reused when
@@ -29,6 +32,7 @@ it was built for the same claims.
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import hashlib
 import json
@@ -42,9 +46,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
-from wikicheck.common.split import split_hash  # noqa: E402
+from wikicheck.common.split import in_part, split_hash  # noqa: E402
 
 DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
+ROOT = Path(__file__).resolve().parent.parent
 NEI = "NOT ENOUGH INFO"
 
 
@@ -57,11 +62,7 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
 
     if kind == "feverous":
         path = args.claims or DATA / "feverous" / "feverous_s_dev_tune.jsonl"
-        claims = [
-            c
-            for c in iter_claims(str(path), SkipLog())
-            if split_hash(str(c.id), "wikicheck") < 0.6  # the tune part ([holdout] fraction 0.6)
-        ]
+        claims = [c for c in iter_claims(str(path), SkipLog()) if feverous_part(c) == args.part]
     else:
         path = Path(args.converted) / "claims.jsonl"
         claims = [
@@ -80,6 +81,26 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
         for t in c.extra.get("gold_tables") or []:
             pages.add(parse_id(t).page)
     return claims, pages
+
+
+def feverous_part(claim) -> str:
+    """Which part of FEVEROUS-S dev-tune a claim is in, by the hashes of ``[holdout]`` in
+    ``recipes/feverous-s.toml``: ``tune`` (the 60% the verifier trained on), ``calibration``
+    (the held-out half the temperatures are fitted on) or ``reported`` (the held-out claims
+    ``wikicheck evaluate feverous-s`` reports its calibration figures on)."""
+    from wikicheck.evaluation.run import in_calibration_part
+
+    holdout = _feverous_holdout()
+    if in_part(claim.id, holdout["salt"], holdout["fraction"]):
+        return "tune"
+    return "calibration" if in_calibration_part(claim, holdout) else "reported"
+
+
+@functools.cache
+def _feverous_holdout() -> dict:
+    from wikicheck.evaluation.recipe import load_recipe
+
+    return load_recipe(str(ROOT / "recipes" / "feverous-s.toml")).holdout
 
 
 def _gold_pages(claim) -> set[str]:
@@ -312,6 +333,10 @@ def main(argv: list[str] | None = None) -> dict:
                     help="skip the first N of the sample: --offset 300 gives claims no check was "
                          "fitted on (the sufficiency model and the contradiction floor were "
                          "chosen on the first 300)")  # fmt: skip
+    ap.add_argument("--part", choices=["tune", "calibration", "reported"], default="tune",
+                    help="feverous: the tune claims (default), or a half of the held-out ones: "
+                         "the one temperatures are fitted on, or the one figures are reported on "
+                         "(bench/calibrate_checked.py)")  # fmt: skip
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
     ap.add_argument(
@@ -331,6 +356,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--fit", type=float, default=None, metavar="TARGET",
                     help="choose the sufficiency model for NEI on TARGET of the absent claims")  # fmt: skip
     args = ap.parse_args(argv)
+    if args.fit is not None and args.part != "tune":
+        ap.error("--fit chooses the sufficiency model on tune claims only")
     print(header())
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)

@@ -10,12 +10,16 @@ so the fit sees both halves of what a user meets. It picks the temperature in 0.
 before and after on the fitted rows and on any ``--report`` folders (never fitted on), and
 with ``--write CHECKPOINT`` stores it in that checkpoint's ``config.json``.
 
-Fit on claims that no other fit or choice looked at: the FEVEROUS-S tune claims from 601 on
-(the first 300 fitted the sufficiency model, the next 300 are where its figures are reported):
+Fit on claims the verifier never trained on, no check was fitted or chosen on and no figure is
+reported on: the calibration half of FEVEROUS-S's held-out claims (``[holdout]
+calibration`` of ``recipes/feverous-s.toml``, where the model's own temperatures are fitted);
+report on the other half:
 
-    python bench/bench_absent_evidence.py feverous --limit 300 --offset 600 --pages PAGES... \\
-        --present-index FS-INDEX --work FIT
-    python bench/calibrate_checked.py FIT --report W300 \\
+    python bench/bench_absent_evidence.py feverous --part calibration --limit 300 \
+        --pages PAGES... --present-index FS-INDEX --work FIT
+    python bench/bench_absent_evidence.py feverous --part reported --limit 300 \
+        --pages PAGES... --present-index FS-INDEX --work REPORTED
+    python bench/calibrate_checked.py FIT --report REPORTED \
         --write wikicheck/verifier/models/wikicheck-minilm-verifier
 
 The rows carry the temperature they were predicted with (the checkpoint's, read from
