@@ -54,7 +54,7 @@ NEI = "NOT ENOUGH INFO"
 
 
 def select_claims(kind: str, args) -> tuple[list, set[str]]:
-    """The training-side claims of ``kind`` (a deterministic sample of ``--limit``) and the
+    """The claims of ``kind`` (training side, or ``--part``: a deterministic sample of ``--limit``) and the
     titles of the pages holding their evidence."""
     from wikicheck.annotations import iter_claims
     from wikicheck.ids import parse_id
@@ -366,6 +366,8 @@ def main(argv: list[str] | None = None) -> dict:
     t0 = time.perf_counter()
     index_dir, info = build_absent_index(sources, pages, work)
     side = "dev, never fitted on" if args.kind == "infotabs" else "training side"
+    if args.kind == "feverous" and args.part != "tune":
+        side = f"held out, the {args.part} half"
     print(f"claims: {len(claims)} ({args.kind}, {side}); {json.dumps(info)}")
     result: dict = {"claims": len(claims), "index": info}
     absent = run_claims(claims, str(index_dir), work / "rows-absent.jsonl", args.batch)
