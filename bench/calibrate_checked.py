@@ -93,6 +93,10 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--model", default=DEFAULT_MODEL,
                     help="the checkpoint the rows were predicted with (its current temperature)")  # fmt: skip
     ap.add_argument("--write", help="a checkpoint folder whose config.json gets the temperature")
+    ap.add_argument("--claims", default="FEVEROUS-S held-out, the [holdout] calibration half "
+                    "(bench_absent_evidence.py feverous --part calibration --limit 300 --work "
+                    "FIT), pages present and absent",
+                    help="what the fitted rows are, recorded with the temperature")  # fmt: skip
     args = ap.parse_args(argv)
 
     print(header())
@@ -125,7 +129,8 @@ def main(argv: list[str] | None = None) -> dict:
         cal["checked_temperature"] = {
             "temperature": best,
             "n": len(rows),
-            "command": "python bench/calibrate_checked.py " + " ".join(str(w) for w in args.work),
+            "claims": args.claims,
+            "command": "python bench/calibrate_checked.py FIT --write MODEL",
         }
         path.write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {path}")
