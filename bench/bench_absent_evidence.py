@@ -7,11 +7,14 @@ page) and indexed like any corpus, so nothing of those pages is left to find. Th
 are also run against the full index (``--present-index``) to show the price: how often evidence
 that is there is judged insufficient, and the 3-way label accuracy with it.
 
-Claims are training-side only: FEVEROUS-S tune claims (the 60% of dev-tune the shipped verifier
-trained on, ``[holdout]`` of ``recipes/feverous-s.toml``), TabFact val's training half
-(``recipes/tabfact-val-oracle.toml``), InfoTabs dev. ``--fit`` chooses the weights and threshold
-of the sufficiency model (``wikicheck.verifier.sufficiency.SUFFICIENCY_MODEL``) on the rows of
-both runs and prints them; it refuses held-out claims because none are ever selected.
+Claims are training-side by default: FEVEROUS-S tune claims (the 60% of dev-tune the shipped
+verifier trained on, ``[holdout]`` of ``recipes/feverous-s.toml``), TabFact val's training half
+(``recipes/tabfact-val-oracle.toml``), InfoTabs dev. ``--part calibration`` / ``reported`` take
+FEVEROUS-S held-out claims instead: the half the temperatures of the answers shown are fitted on
+(``bench/calibrate_checked.py``) and the half calibration figures are reported on. ``--fit``
+chooses the weights and threshold of the sufficiency model
+(``wikicheck.verifier.sufficiency.SUFFICIENCY_MODEL``) on the rows of both runs and prints them;
+it refuses held-out claims.
 
 Rows are cached under ``--work`` (``rows-absent.jsonl``, ``rows-present.jsonl``), so a rerun with
 new checks re-scores without retrieving again (``--rescore``); the absent index is reused when
@@ -29,6 +32,7 @@ it was built for the same claims.
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import hashlib
 import json
@@ -42,14 +46,15 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench._common import header  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
-from wikicheck.common.split import split_hash  # noqa: E402
+from wikicheck.common.split import in_part, split_hash  # noqa: E402
 
 DATA = Path(os.environ.get("WIKICHECK_DATA") or "../shared/data")
+ROOT = Path(__file__).resolve().parent.parent
 NEI = "NOT ENOUGH INFO"
 
 
 def select_claims(kind: str, args) -> tuple[list, set[str]]:
-    """The training-side claims of ``kind`` (a deterministic sample of ``--limit``) and the
+    """The claims of ``kind`` (training side, or ``--part``: a deterministic sample of ``--limit``) and the
     titles of the pages holding their evidence."""
     from wikicheck.annotations import iter_claims
     from wikicheck.ids import parse_id
@@ -57,11 +62,7 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
 
     if kind == "feverous":
         path = args.claims or DATA / "feverous" / "feverous_s_dev_tune.jsonl"
-        claims = [
-            c
-            for c in iter_claims(str(path), SkipLog())
-            if split_hash(str(c.id), "wikicheck") < 0.6  # the tune part ([holdout] fraction 0.6)
-        ]
+        claims = [c for c in iter_claims(str(path), SkipLog()) if feverous_part(c) == args.part]
     else:
         path = Path(args.converted) / "claims.jsonl"
         claims = [
@@ -80,6 +81,26 @@ def select_claims(kind: str, args) -> tuple[list, set[str]]:
         for t in c.extra.get("gold_tables") or []:
             pages.add(parse_id(t).page)
     return claims, pages
+
+
+def feverous_part(claim) -> str:
+    """Which part of FEVEROUS-S dev-tune a claim is in, by the hashes of ``[holdout]`` in
+    ``recipes/feverous-s.toml``: ``tune`` (the 60% the verifier trained on), ``calibration``
+    (the held-out half the temperatures are fitted on) or ``reported`` (the held-out claims
+    ``wikicheck evaluate feverous-s`` reports its calibration figures on)."""
+    from wikicheck.evaluation.run import in_calibration_part
+
+    holdout = _feverous_holdout()
+    if in_part(claim.id, holdout["salt"], holdout["fraction"]):
+        return "tune"
+    return "calibration" if in_calibration_part(claim, holdout) else "reported"
+
+
+@functools.cache
+def _feverous_holdout() -> dict:
+    from wikicheck.evaluation.recipe import load_recipe
+
+    return load_recipe(str(ROOT / "recipes" / "feverous-s.toml")).holdout
 
 
 def _gold_pages(claim) -> set[str]:
@@ -206,6 +227,15 @@ def _similarities(rows: list[dict], store) -> list[float | None]:
     return cached
 
 
+def shown_ece(rows: list[dict], gold: str | None = None) -> float | None:
+    """ECE (10 bins) of the answers as shown, against ``gold`` (default: each row's label)."""
+    from wikicheck.scoring.calibration import calibration
+
+    cal = calibration([(gold or r.get("gold_label"), r["predicted_label"], r.get("probabilities"))
+                       for r in rows])  # fmt: skip
+    return round(cal["ece"], 4) if cal else None
+
+
 def summary(rows: list[dict]) -> dict:
     labels = Counter(r["predicted_label"] for r in rows)
     n = len(rows) or 1
@@ -303,6 +333,10 @@ def main(argv: list[str] | None = None) -> dict:
                     help="skip the first N of the sample: --offset 300 gives claims no check was "
                          "fitted on (the sufficiency model and the contradiction floor were "
                          "chosen on the first 300)")  # fmt: skip
+    ap.add_argument("--part", choices=["tune", "calibration", "reported"], default="tune",
+                    help="feverous: the tune claims (default), or a half of the held-out ones: "
+                         "the one temperatures are fitted on, or the one figures are reported on "
+                         "(bench/calibrate_checked.py)")  # fmt: skip
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--rescore", action="store_true", help="re-run the checks on cached rows")
     ap.add_argument(
@@ -322,6 +356,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--fit", type=float, default=None, metavar="TARGET",
                     help="choose the sufficiency model for NEI on TARGET of the absent claims")  # fmt: skip
     args = ap.parse_args(argv)
+    if args.fit is not None and args.part != "tune":
+        ap.error("--fit chooses the sufficiency model on tune claims only")
     print(header())
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -330,6 +366,8 @@ def main(argv: list[str] | None = None) -> dict:
     t0 = time.perf_counter()
     index_dir, info = build_absent_index(sources, pages, work)
     side = "dev, never fitted on" if args.kind == "infotabs" else "training side"
+    if args.kind == "feverous" and args.part != "tune":
+        side = f"held out, the {args.part} half"
     print(f"claims: {len(claims)} ({args.kind}, {side}); {json.dumps(info)}")
     result: dict = {"claims": len(claims), "index": info}
     absent = run_claims(claims, str(index_dir), work / "rows-absent.jsonl", args.batch)
@@ -341,6 +379,7 @@ def main(argv: list[str] | None = None) -> dict:
         if present is not None:
             present = rescore(present, args.present_index)
     result["absent"] = summary(absent)
+    result["absent"]["ece"] = shown_ece(absent, NEI)
     print(f"pages absent : NEI {result['absent']['nei']:.3f} of {len(absent)} "
           f"(labels {result['absent']['labels']})")  # fmt: skip
     base = [dict(r, predicted_label=r.get("label_before_checks", r["predicted_label"]))
@@ -348,6 +387,11 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"anchor (model alone, same run): absent NEI {summary(base)['nei']:.3f}")
     if present is not None:
         result["present"] = summary(present)
+        result["present"]["ece"] = shown_ece(present)
+        both = [dict(r, gold_label=NEI) for r in absent] + present
+        result["ece_both"] = shown_ece(both)
+        print(f"ECE of the answers shown (10 bins): pages present {result['present']['ece']}, "
+              f"absent {result['absent']['ece']}, both {result['ece_both']}")  # fmt: skip
         print(
             f"pages present: NEI {result['present']['nei']:.3f} "
             f"(insufficient {result['present']['insufficient']:.3f}), 3-way label accuracy "

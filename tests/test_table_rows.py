@@ -163,6 +163,15 @@ def test_evidence_about_another_year_of_the_claims_series_is_a_sibling():
                   type="sentence", text="Hamilton won.", position=0)  # fmt: skip
     assert not sibling_evidence(claim, [other, own])  # the claim's own page is there too
     assert not sibling_evidence("Lewis Hamilton won the British Grand Prix.", [other])
+    # a page titled by another year that names something else is a distractor, not a sibling
+    season = Element(id="1976 Green Bay Packers season_cell_0_1_1", type="cell", text="W",
+                     page="1976 Green Bay Packers season", position=0)  # fmt: skip
+    assert not sibling_evidence(claim, [season])
+    votes = Element(id="United States House of Representatives elections, 1800_sentence_0",
+                    page="United States House of Representatives elections, 1800",
+                    type="sentence", text="x", position=0)  # fmt: skip
+    assert sibling_evidence("In United States House of Representatives elections, 1904, "
+                            "every seat was held.", [votes])  # fmt: skip
 
 
 def test_table_evidence_never_keeps_a_refutes_the_checks_found_insufficient():
@@ -172,3 +181,70 @@ def test_table_evidence_never_keeps_a_refutes_the_checks_found_insufficient():
     sure = {SUPPORTS: 0.1, REFUTES: 0.8, NEI: 0.1}
     cells = Sufficiency(False, 0.3, {}, [], [], NumberCheck(), False, True)
     assert checks_decision(REFUTES, sure, cells, labels=3)[0] == NEI
+
+
+def test_sibling_evidence_is_insufficient_however_well_it_covers_the_claim():
+    from wikicheck.model import NEI, SUPPORTS
+    from wikicheck.verifier.sufficiency import check_evidence, checks_decision
+
+    claim = "Lewis Hamilton won the 2008 British Grand Prix at Silverstone."
+    other = [
+        Element(id=f"1989 British Grand Prix_sentence_{i}", page="1989 British Grand Prix",
+                type="sentence", text=text, position=i)
+        for i, text in enumerate([
+            "The 1989 British Grand Prix was held at Silverstone.",
+            "Lewis Hamilton won the British Grand Prix at Silverstone.",
+        ])
+    ]  # fmt: skip
+    check = check_evidence(claim, other)
+    assert check.sibling and not check.sufficient
+    sure = {SUPPORTS: 0.1, REFUTES: 0.8, NEI: 0.1}
+    assert checks_decision(REFUTES, sure, check, labels=3)[0] == NEI
+    # the same words on the claim's own page decide
+    own = [Element(id="2008 British Grand Prix_sentence_0", page="2008 British Grand Prix",
+                   type="sentence", text="Lewis Hamilton won the race at Silverstone.",
+                   position=0)]  # fmt: skip
+    check = check_evidence(claim, own + other)
+    assert not check.sibling and check.sufficient
+
+
+def test_the_answer_after_the_checks_is_shown_at_the_checked_temperature():
+    from wikicheck.annotations import Claim
+    from wikicheck.check.pipeline import CheckOptions, Gathered, Judgement, decide
+    from wikicheck.model import NEI, SUPPORTS
+    from wikicheck.verifier.model import Prediction
+    from wikicheck.verifier.sufficiency import NumberCheck, Sufficiency
+
+    el = Element(id="Page_sentence_0", page="Page", type="sentence", text="x", position=0)
+    g = Gathered(Claim(id=1, claim="Page is x."), [Evidence(el)], [el.id])
+    probs = {SUPPORTS: 0.6, REFUTES: 0.3, NEI: 0.1}
+    p = Prediction(SUPPORTS, probs, [el.id], [], probs)
+    j = Judgement(checks=Sufficiency(True, 0.9, {}, [], [], NumberCheck()))
+    sharp = decide(g, p, j, CheckOptions(labels=3), None, None, 0.5)
+    assert sharp.label == SUPPORTS
+    assert sharp.probabilities[SUPPORTS] > 0.6 > sharp.probabilities[SUPPORTS] - 0.3
+    assert abs(sum(sharp.probabilities.values()) - 1.0) < 1e-5
+    # 2-way answers and given evidence keep the model's calibration
+    assert decide(g, p, j, CheckOptions(labels=2), None, None, 0.5).probabilities == probs
+    oracle = CheckOptions(labels=3, evidence="oracle")
+    assert decide(g, p, j, oracle, None, None, 0.5).probabilities == probs
+    assert decide(g, p, j, CheckOptions(labels=3), None, None, 1.0).probabilities == probs
+
+
+def test_cells_of_the_claims_own_page_are_table_evidence_beside_a_sentence():
+    from wikicheck.verifier.model import is_table_evidence
+
+    def cell(page: str, i: int) -> Element:
+        return Element(id=f"{page}_cell_0_{i}_1", page=page, type="cell", text=str(i),
+                       position=i, table=0, table_type="table")  # fmt: skip
+
+    claim = "In the 1962 Minnesota Vikings season, the last 2 games were lost."
+    own = [cell("1962 Minnesota Vikings season", i) for i in range(4)]
+    other = [cell("Eurovision Song Contest 1962", i) for i in range(4)]
+    sentence = Element(id="Minnesota_sentence_0", page="Minnesota", type="sentence",
+                       text="Minnesota is a state.", position=0)  # fmt: skip
+    assert is_table_evidence(own)  # cells only, whoever's
+    assert is_table_evidence([*own, sentence], claim)
+    assert not is_table_evidence([*own, sentence])  # without the claim: sentences are there
+    assert not is_table_evidence([*other, sentence], claim)  # distractor cells
+    assert not is_table_evidence([own[0], sentence, sentence], claim)  # mostly sentences

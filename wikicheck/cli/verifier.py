@@ -308,7 +308,12 @@ def _checks_note(row) -> str:
     """What the evidence checks found (``verifier.sufficiency``), in one or two lines."""
     check = row.get("sufficiency") or {}
     lines = []
-    if row.get("sufficient") is False:
+    if row.get("sufficient") is False and check.get("sibling"):
+        lines.append(
+            "evidence judged insufficient: its pages are about another year of what the claim "
+            "names, and none is the claim's own"
+        )
+    elif row.get("sufficient") is False:
         missing = ", ".join(check.get("uncovered") or []) or "its words"
         lines.append(f"evidence judged insufficient: it does not cover {missing}")
     for c in (check.get("numbers") or {}).get("conflicts") or []:

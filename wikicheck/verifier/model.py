@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikicheck.common.text import names_title
 from wikicheck.errors import ModelError
 from wikicheck.model import LABELS, NEI, REFUTES, SUPPORTS, Element, Evidence
 from wikicheck.verifier.linearize import Linearized, linearize
@@ -124,18 +125,31 @@ def two_way_label(probs: dict[str, float], supports_threshold: float = 0.5) -> s
 TABLE_TYPES = frozenset({"cell", "header_cell", "table_caption"})
 
 
-def is_table_evidence(evidence: Sequence[Element | Evidence]) -> bool:
-    """Whether the evidence is cells, headers or captions of a (non-infobox) table, nothing else.
+def is_table_evidence(evidence: Sequence[Element | Evidence], claim: str | None = None) -> bool:
+    """Whether the evidence is cells, headers or captions of (non-infobox) tables: nothing
+    else, or, given the ``claim``, mostly cells of tables on pages the claim names
+    (:func:`wikicheck.common.text.names_title`: "In the 1962 Minnesota Vikings season, ...").
 
     Why this kind only: TabFact-style tables are where a checkpoint trained mostly on sentence
     pairs leans towards SUPPORTS (745 of 1,000 answers on TabFact val's tuning half, where half
-    are true); infoboxes do not show that lean, sentences have a threshold of their own.
+    are true); infoboxes do not show that lean, sentences have a threshold of their own. A
+    claim read from its own page's table is a table claim even when a sentence or two was
+    retrieved beside the cells (on the tune part of ``bench/bench_table_claims.py`` the
+    sentence threshold turned 46 of its 77 TabFact SUPPORTS into REFUTES); cells of pages the
+    claim does not name are the distractors beside a sentence claim, which keeps the sentence
+    threshold.
     """
     elements = [getattr(e, "element", e) for e in evidence]
-    return bool(elements) and all(
-        isinstance(e, Element) and e.type in TABLE_TYPES and e.table_type != "infobox"
-        for e in elements
-    )
+    cells = [
+        e for e in elements
+        if isinstance(e, Element) and e.type in TABLE_TYPES and e.table_type != "infobox"
+    ]  # fmt: skip
+    if not elements or len(cells) == len(elements):
+        return bool(elements)
+    if claim is None or 2 * len(cells) <= len(elements):
+        return False
+    named = {p for p in {e.page for e in cells} if names_title(claim, p)}
+    return 2 * sum(e.page in named for e in cells) > len(elements)
 
 
 def is_sentence_evidence(evidence: Sequence[Element | Evidence]) -> bool:
@@ -193,6 +207,7 @@ _CALIBRATION_RANGE = {
     "wikicheck_temperature": (0.05, 20.0),
     "wikicheck_sentence_temperature": (0.05, 20.0),
     "wikicheck_table_temperature": (0.05, 20.0),
+    "wikicheck_checked_temperature": (0.05, 20.0),
 }
 
 
@@ -346,10 +361,20 @@ class Verifier:
         self.table_temperature: float = _calibration(
             config, "wikicheck_table_temperature", self.temperature, name
         )
+        #: The temperature of the answer shown once the evidence checks have spoken (3-way, on
+        #: retrieved evidence: :func:`wikicheck.check.pipeline.decide`). The checks change
+        #: labels and mix the sufficiency score into the probabilities, so the model's
+        #: temperatures no longer make them calibrated; fitted after the checks by
+        #: ``bench/calibrate_checked.py`` on claims no other fit or choice used.
+        self.checked_temperature: float = _calibration(
+            config, "wikicheck_checked_temperature", 1.0, name
+        )
 
-    def temperature_for(self, evidence: Sequence[Element | Evidence]) -> float:
+    def temperature_for(
+        self, evidence: Sequence[Element | Evidence], claim: str | None = None
+    ) -> float:
         """The temperature that calibrates the probabilities shown for this evidence."""
-        if is_table_evidence(evidence):
+        if is_table_evidence(evidence, claim):
             return self.table_temperature
         if has_sentences(evidence):
             return self.sentence_temperature
@@ -359,14 +384,16 @@ class Verifier:
         """How much NOT ENOUGH INFO must win by on this evidence."""
         return self.sentence_nei_margin if is_sentence_evidence(evidence) else self.nei_margin
 
-    def supports_threshold(self, evidence: Sequence[Element | Evidence]) -> float:
+    def supports_threshold(
+        self, evidence: Sequence[Element | Evidence], claim: str | None = None
+    ) -> float:
         """The share of SUPPORTS + REFUTES that SUPPORTS needs on this evidence.
 
         Why per kind: a checkpoint leans towards SUPPORTS differently on table cells and on
         sentences (on retrieved evidence most: related sentences that do not decide the claim
         read as support); infoboxes alone show no lean and keep 0.5.
         """
-        if is_table_evidence(evidence):
+        if is_table_evidence(evidence, claim):
             return self.table_threshold
         if has_sentences(evidence):
             return self.sentence_threshold
@@ -495,17 +522,17 @@ class Verifier:
         lins = [self.linearize(c, ev, document_order) for c, ev in items]
         probs = self.predict_pairs([x.claim for x in lins], [x.evidence for x in lins], batch_size)
         preds = []
-        for lin, p, (_, evidence) in zip(lins, probs, items, strict=True):
+        for lin, p, (claim, evidence) in zip(lins, probs, items, strict=True):
             dist = dict(zip(LABELS, (round(x, 6) for x in p), strict=True))
             if labels == 2:
                 dist = two_way(dist)
             elif not evidence:  # nothing to read: NOT ENOUGH INFO, not a guess from the claim
                 dist = {SUPPORTS: 0.0, REFUTES: 0.0, NEI: 1.0}
-            threshold = self.supports_threshold(evidence)
+            threshold = self.supports_threshold(evidence, claim)
             label = three_way_label(dist, self.nei_margin_for(evidence), threshold)
             model = dist
             if evidence:  # the verdict stands; the probabilities shown describe it, calibrated
-                temperature = self.temperature_for(evidence)
+                temperature = self.temperature_for(evidence, claim)
                 model = with_temperature(dist, temperature)
                 dist = with_temperature(at_supports_threshold(dist, threshold), temperature)
                 dist = agreeing_with(label, dist)

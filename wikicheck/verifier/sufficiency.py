@@ -335,28 +335,47 @@ def check_evidence(
     folded = {w for el in elements for w in _tokens(_element_text(el))}
     names = claim_names(claim)
     uncovered = [n for n in names if not all(stem_key(w) in folded for w in WORD.findall(fold(n)))]
-    # a value the evidence states differently for the same thing decides the claim (REFUTES)
-    sufficient = p >= threshold or numbers.conflict
     sibling = sibling_evidence(claim, elements)
+    # a value the evidence states differently for the same thing decides the claim (REFUTES);
+    # evidence about a sibling of the claim's subject (another year's race) decides nothing
+    sufficient = not sibling and (p >= threshold or numbers.conflict)
     tables = table_evidence(elements)
     return Sufficiency(sufficient, p, feats, names, uncovered, numbers, sibling, tables)
 
 
 def sibling_evidence(claim: str, elements: Sequence[Element]) -> bool:
-    """Whether the evidence is about a sibling of the claim's subject: some element's page title
-    gives a year the claim does not state while the claim states one, and no element's page is
-    named by the claim (:func:`wikicheck.common.text.names_title`)."""
+    """Whether the evidence is about a sibling of the claim's subject: a page whose title gives a
+    year the claim does not state (the claim stating one) and that the claim names once the
+    years of both are set aside ("1989 British Grand Prix" for a claim about the 2008 British
+    Grand Prix, "1908 VFL season" for one about the 1946 season), while no element's page is
+    named by the claim (:func:`wikicheck.common.text.names_title`). A page titled by a year that
+    names something else ("1976 Green Bay Packers season" beside a musician's page) is a
+    distractor, not a sibling."""
     years = [q for q in quantities(claim) if q.kind in ("year", "date")]
     if not years:
         return False
     pages = {el.page for el in elements}
     if any(names_title(claim, page) for page in pages):
         return False
+    yearless = _without_years(claim)
     for page in pages:
         titled = [v for v in quantities(page) if v.kind == "year"]
-        if titled and not any(same_value(q, v) for q in years for v in titled):
+        if not titled or any(same_value(q, v) for q in years for v in titled):
+            continue
+        if names_title(yearless, _without_years(page)):
             return True
     return False
+
+
+def _without_years(text: str) -> str:
+    """``text`` without its years and its other whole numbers ("2010–11 Orlando Magic season" ->
+    "Orlando Magic season"), so that two years of one series read alike."""
+    rest, end = [], 0
+    for v in sorted((v for v in quantities(text) if v.kind == "year"), key=lambda v: v.start):
+        rest.append(text[end : v.start])
+        end = v.end
+    rest.append(text[end:])
+    return " ".join(w for w in " ".join(rest).split() if not w.strip("–-/,.()").isdigit())
 
 
 def table_evidence(elements: Sequence[Element]) -> bool:
