@@ -202,3 +202,17 @@ def test_one_stemmer_and_one_title_rule() -> None:
         if needle in path.read_text(encoding="utf-8")
     ]
     assert not found, f"a second stemmer or title rule: {found}"
+
+
+def test_a_claim_mentions_a_page_anywhere_by_stem_keys_for_the_evidence_selection():
+    from wikicheck.common.text import names_title
+
+    claim = "Capoeta damascina is a species of cyprinid fish that includes the carps."
+    assert names_title(claim, "Cyprinidae", anywhere=True)
+    assert not names_title(claim, "Cyprinidae")  # no phrase of the claim names it
+    pilasters = "The corners have matching Ionic capitaled pilasters."
+    assert names_title(pilasters, "Pilaster", anywhere=True)
+    humboldt = "She obtained her habilitation at Humboldt University in Berlin."
+    assert names_title(humboldt, "Humboldt University of Berlin", anywhere=True)
+    assert not names_title(humboldt, "University of Vienna", anywhere=True)
+    assert names_title("Valeriu Catinsus was born in 1978.", "Valeriu Catînsus", anywhere=True)

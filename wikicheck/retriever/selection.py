@@ -15,8 +15,8 @@ noise. The selection (``RetrieverConfig.evidence_selection = "relevance"``) keep
 2. **Every sentence of the best sentence's page** (a claim's gold sentences sit mostly on one
    page, several of them often far below the best in score).
 3. **A sentence of another page** only when it scores within ``evidence_page_gap`` of the best
-   sentence, or within ``evidence_named_page_gap`` when the claim names that page
-   (:func:`wikicheck.common.text.names_title`: "... glossy ibis (Plegadis falcinellus) ..."
+   sentence, or within ``evidence_named_page_gap`` when the claim mentions that page
+   (:func:`wikicheck.common.text.names_title` with ``anywhere``: "... glossy ibis (Plegadis falcinellus) ..."
    brings the lead of *Glossy ibis*, often part of a gold set as far as 0.8 below the best
    sentence).
 4. Cell-like items of the leading kind all stay (their own selection, ``cells.select_evidence``,
@@ -80,7 +80,7 @@ def select_predicted(items: Sequence[Item], claim: str, rule: SelectionRule) -> 
                 keep.add(x.id)
                 continue
             if x.page not in named:
-                named[x.page] = names_title(claim, x.page)
+                named[x.page] = names_title(claim, x.page, anywhere=True)
             gap = rule.named_page_gap if named[x.page] else rule.page_gap
             if top.score - x.score <= gap:
                 keep.add(x.id)
