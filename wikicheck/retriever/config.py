@@ -169,8 +169,9 @@ class RetrieverConfig(Section):
     )
     evidence_named_page_gap: Weight = _f(
         _RULE.named_page_gap,
-        "relevance selection: the same, for a page the claim names (its title's words, "
-        "stemmed, as one phrase of the claim: wikicheck.common.text.names_title).",
+        "relevance selection: the same, for a page the claim mentions (each word of its "
+        "title meets a claim word by the stemmer's key: wikicheck.common.text.names_title "
+        "with anywhere).",
     )
     evidence_share: Share = _f(
         0.0,
