@@ -248,3 +248,15 @@ def test_cells_of_the_claims_own_page_are_table_evidence_beside_a_sentence():
     assert not is_table_evidence([*own, sentence])  # without the claim: sentences are there
     assert not is_table_evidence([*other, sentence], claim)  # distractor cells
     assert not is_table_evidence([own[0], sentence, sentence], claim)  # mostly sentences
+
+
+def test_a_page_of_the_claims_year_keeps_a_sibling_race_from_silencing_it():
+    from wikicheck.verifier.sufficiency import sibling_evidence
+
+    claim = "Graham Hill won the 1969 Monaco Grand Prix driving a Lotus-Ford."
+    sibling = Element(id="1998 Monaco Grand Prix_sentence_0", page="1998 Monaco Grand Prix",
+                      type="sentence", text="The race was held in Monaco.", position=0)  # fmt: skip
+    season = Element(id="1969 Formula One season_cell_0_3_1", page="1969 Formula One season",
+                     type="cell", text="Graham Hill", position=0)  # fmt: skip
+    assert sibling_evidence(claim, [sibling])
+    assert not sibling_evidence(claim, [sibling, season])

@@ -348,7 +348,8 @@ def sibling_evidence(claim: str, elements: Sequence[Element]) -> bool:
     year the claim does not state (the claim stating one) and that the claim names once the
     years of both are set aside ("1989 British Grand Prix" for a claim about the 2008 British
     Grand Prix, "1908 VFL season" for one about the 1946 season), while no element's page is
-    named by the claim (:func:`wikicheck.common.text.names_title`). A page titled by a year that
+    named by the claim (:func:`wikicheck.common.text.names_title`) and none is titled by a year
+    the claim states (the 1969 season's table answers a claim about the 1969 Monaco race). A page titled by a year that
     names something else ("1976 Green Bay Packers season" beside a musician's page) is a
     distractor, not a sibling."""
     years = [q for q in quantities(claim) if q.kind in ("year", "date")]
@@ -357,14 +358,11 @@ def sibling_evidence(claim: str, elements: Sequence[Element]) -> bool:
     pages = {el.page for el in elements}
     if any(names_title(claim, page) for page in pages):
         return False
+    titled = {page: [v for v in quantities(page) if v.kind == "year"] for page in pages}
+    if any(same_value(q, v) for vs in titled.values() for v in vs for q in years):
+        return False  # a page of the claim's year is there ("1969 Formula One season")
     yearless = _without_years(claim)
-    for page in pages:
-        titled = [v for v in quantities(page) if v.kind == "year"]
-        if not titled or any(same_value(q, v) for q in years for v in titled):
-            continue
-        if names_title(yearless, _without_years(page)):
-            return True
-    return False
+    return any(vs and names_title(yearless, _without_years(page)) for page, vs in titled.items())
 
 
 def _without_years(text: str) -> str:
