@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._common import header  # noqa: E402
+from bench.calibrate_temperature import GRID  # noqa: E402
+from bench.calibrate_temperature import nll as temperature_nll  # noqa: E402
 
-GRID = [round(0.5 + 0.05 * i, 2) for i in range(71)]
 NEI = "NOT ENOUGH INFO"
 DEFAULT_MODEL = "wikicheck/verifier/models/wikicheck-minilm-verifier"
 
@@ -67,11 +67,9 @@ def read_rows(work: Path, current: float) -> list[tuple[str, dict[str, float], s
 
 
 def nll(rows: list[tuple[str, dict[str, float], str]], t: float) -> float:
-    from wikicheck.verifier.model import with_temperature
-
-    return -sum(
-        math.log(max(with_temperature(p, t).get(gold, 0.0), 1e-12)) for gold, p, _ in rows
-    ) / len(rows)
+    """Negative log-likelihood of the gold labels at temperature ``t``
+    (``bench/calibrate_temperature.py``'s, on these rows)."""
+    return temperature_nll([(gold, p) for gold, p, _ in rows], t)
 
 
 def ece(rows: list[tuple[str, dict[str, float], str]], t: float) -> float:

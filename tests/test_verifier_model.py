@@ -384,6 +384,7 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
         ("wikicheck_executor_margin", [0.1], "[0.1]; expected a number"),
         ("wikicheck_temperature", 0, "= 0 is outside [0.05, 20.0]"),
         ("wikicheck_sentence_temperature", "1.5", "'1.5'; expected a number in [0.05, 20.0]"),
+        ("wikicheck_checked_temperature", 25, "= 25 is outside [0.05, 20.0]"),
         ("wikicheck_max_length", "256", "'256'; expected a whole number of tokens"),
         ("wikicheck_max_length", 2, "2; expected a whole number of tokens"),
     ],
