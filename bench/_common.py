@@ -177,3 +177,45 @@ def run_measured(
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     cg_peak = cgroup.peak() if cgroup is not None else None
     return Measured(out, err, proc.returncode, started, wall, cpu, peak[0], peak[1], cg_peak)
+
+
+def checks_again(
+    row: dict,
+    elements: list,
+    store,
+    *,
+    similarity: float | None,
+    checked_temperature: float = 1.0,
+    model: dict | None = None,
+) -> tuple[dict, object]:
+    """A cached 3-way prediction row with the evidence checks run again on what it read, as
+    ``wikicheck.check.pipeline.decide`` would: from the label and probabilities the checks were
+    given (before them; the checked temperature undone where they changed nothing), then the
+    checked temperature applied. ``similarity``: the retrieval's, as the run computed it (it
+    picks the sufficiency model). Returns the new row and the :class:`Sufficiency`."""
+    from wikicheck.annotations import read_evidence_of
+    from wikicheck.verifier.model import agreeing_with, with_temperature
+    from wikicheck.verifier.sufficiency import apply_evidence_checks
+
+    # the executor's own model_probabilities (rule_applied) stay, as decide keeps them
+    drop = ("label_before_checks",) + (() if row.get("rule_applied") else ("model_probabilities",))
+    new = {k: v for k, v in row.items() if k not in drop}
+    new["predicted_label"] = row.get("label_before_checks", row["predicted_label"])
+    probs = row.get("probabilities")
+    if (
+        "label_before_checks" in row
+        and "model_probabilities" in row
+        and not row.get("rule_applied")
+    ):
+        probs = row["model_probabilities"]  # the checks changed the label: what they were given
+    elif isinstance(probs, dict) and checked_temperature != 1.0:
+        probs = with_temperature(probs, 1.0 / checked_temperature)
+    if isinstance(probs, dict):
+        new["probabilities"] = dict(probs)
+    check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
+                                  used=read_evidence_of(row), model=model,
+                                  similarity=similarity)  # fmt: skip
+    if isinstance(new.get("probabilities"), dict) and checked_temperature != 1.0:
+        shown = with_temperature(new["probabilities"], checked_temperature)
+        new["probabilities"] = agreeing_with(new["predicted_label"], shown)
+    return new, check

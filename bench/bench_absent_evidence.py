@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench._common import header  # noqa: E402
+from bench._common import checks_again, header  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
 from wikicheck.common.split import in_part, split_hash  # noqa: E402
 
@@ -181,24 +181,25 @@ def run_claims(claims: list, index_dir: str, out: Path, batch: int) -> list[dict
 
 
 def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list[dict]:
-    """The checks again on cached rows (the model's label and window kept): new thresholds or
-    a new number check without retrieving again."""
+    """The checks again on cached rows (the model's label and window kept), as the run makes
+    them (:func:`bench._common.checks_again`): new thresholds or a new check without
+    retrieving again."""
     from wikicheck.indexer.stores import open_store
-    from wikicheck.verifier.sufficiency import apply_evidence_checks
+    from wikicheck.verifier.model import Verifier
 
+    temperature = Verifier.load().checked_temperature
     store = open_store(index_dir=index_dir)
     similarities = _similarities(rows, store)
     out = []
     for row, similarity in zip(rows, similarities):
         found = store.get(read_evidence_of(row))
         elements = [found[i] for i in read_evidence_of(row) if i in found]
-        model_label = row.get("label_before_checks", row["predicted_label"])
-        new = {k: v for k, v in row.items() if k != "label_before_checks"}
-        new["predicted_label"] = model_label
-        check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
-                                      model=model, similarity=similarity)  # fmt: skip
+        new, check = checks_again(row, elements, store, similarity=similarity, model=model,
+                                  checked_temperature=temperature)  # fmt: skip
         new["features"] = check.features
-        new.setdefault("label_before_checks", model_label)
+        new.setdefault(
+            "label_before_checks", row.get("label_before_checks", row["predicted_label"])
+        )
         out.append(new)
     store.close()
     return out

@@ -68,7 +68,7 @@ from types import SimpleNamespace
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench._common import header  # noqa: E402
+from bench._common import checks_again, header  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
 from wikicheck.common.split import split_hash  # noqa: E402
 
@@ -562,22 +562,20 @@ def rows_for(
 
 
 def rescore(rows: list[dict], index_dir: Path) -> list[dict]:
-    """The evidence checks again on cached rows (the model's label and window kept)."""
+    """The evidence checks again on cached rows (the model's label and window kept), as the run
+    makes them (:func:`bench._common.checks_again`)."""
     from wikicheck.indexer.stores import open_store
-    from wikicheck.verifier.sufficiency import apply_evidence_checks
+    from wikicheck.verifier.model import Verifier
 
+    temperature = Verifier.load().checked_temperature
     store = open_store(index_dir=str(index_dir))
     out = []
     for row in rows:
         found = store.get(read_evidence_of(row))
         elements = [found[i] for i in read_evidence_of(row) if i in found]
-        new = {k: v for k, v in row.items() if k != "label_before_checks"}
-        new["predicted_label"] = row.get("label_before_checks", row["predicted_label"])
-        if "model_probabilities" in row and not row.get("rule_applied"):
-            new["probabilities"] = row["model_probabilities"]
-            new.pop("model_probabilities")
-        apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
-                              used=read_evidence_of(row))  # fmt: skip
+        similarity = ((row.get("sufficiency") or {}).get("features") or {}).get("similarity")
+        new, _ = checks_again(row, elements, store, similarity=similarity,
+                              checked_temperature=temperature)  # fmt: skip
         out.append(new)
     store.close()
     return out

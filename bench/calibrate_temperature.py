@@ -37,16 +37,19 @@ from bench._common import header  # noqa: E402
 GRID = [round(0.5 + 0.05 * i, 2) for i in range(71)]
 
 
-def kind_of(evidence_ids: list[str]) -> str:
-    """The evidence kind of ``Verifier.temperature_for``, read from the evidence ids."""
+def kind_of(evidence_ids: list[str], claim: str | None = None) -> str:
+    """The evidence kind of ``Verifier.temperature_for``, read from the ids of the evidence the
+    model read: its own rules (``is_table_evidence``, ``has_sentences``) on the ids' pages and
+    types (an infobox cell, which ids do not tell apart, counts as a table cell)."""
     from wikicheck.ids import parse_id
+    from wikicheck.model import Element
+    from wikicheck.verifier.model import has_sentences, is_table_evidence
 
-    types = {parse_id(i).type for i in evidence_ids}
-    if "sentence" in types:
-        return "sentence"
-    if types and types <= {"cell", "header_cell", "table_caption"}:
+    parsed = [(i, parse_id(i)) for i in evidence_ids]
+    elements = [Element(id=i, page=p.page, type=p.type, text="", position=0) for i, p in parsed]
+    if is_table_evidence(elements, claim):
         return "table"
-    return "general"
+    return "sentence" if has_sentences(elements) else "general"
 
 
 def nll(rows: list[tuple[str, dict]], temperature: float) -> float:
@@ -105,7 +108,8 @@ def main() -> None:
                 continue  # trained on
             if args.part == "calibration" and not in_calibration_part(c, holdout):
                 into = reported  # the held-out claims the ECE is reported on: never fitted on
-        kind = kind_of(row.get("predicted_evidence") or [])
+        window = row.get("read_evidence") or row.get("predicted_evidence") or []
+        kind = kind_of(window, claim["claim"])
         into.setdefault(kind, []).append(
             (claim["label"], row["probabilities"], row["predicted_label"])
         )

@@ -68,3 +68,19 @@ def test_counts_verdicts_shown_below_another_label(tmp_path):
     done = _run(str(tmp_path / "pred.jsonl"), "--gold", str(tmp_path / "gold.jsonl"))
     assert done.returncode == 0, done.stderr
     assert "verdicts shown with another label's probability higher: 1 of 3 rows" in done.stdout
+
+
+def test_the_evidence_kind_is_the_verifiers_own_rule_on_the_window():
+    from bench.calibrate_temperature import kind_of
+
+    season = "1962 Minnesota Vikings season"
+    cells = [f"{season}_cell_0_{r}_1" for r in range(1, 4)]
+    with_sentence = [*cells, "Fran Tarkenton_sentence_0"]
+    assert kind_of(cells) == "table"
+    # mostly cells of the page the claim names, a sentence beside them: the table threshold's
+    # and temperature's kind, as Verifier.temperature_for decides it
+    assert (
+        kind_of(with_sentence, "In the 1962 Minnesota Vikings season, they won 2 games.") == "table"
+    )
+    assert kind_of(with_sentence, "Fran Tarkenton was a quarterback.") == "sentence"
+    assert kind_of(["Aare_title"]) == "general"

@@ -66,3 +66,16 @@ def test_a_race_the_index_lacks_is_not_enough_info_beside_its_siblings(check):
     row = check("Lewis Hamilton won the 2008 British Grand Prix.")
     assert row["predicted_label"] == NEI
     assert row["sufficiency"]["sibling"] is True
+
+
+def test_another_winner_stated_by_the_races_page_refutes(check):
+    row = check("Ayrton Senna won the 1989 British Grand Prix.")
+    assert row["predicted_label"] == REFUTES
+    (conflict,) = row["sufficiency"]["winner"]["conflicts"]
+    assert "Alain Prost" in conflict["found"] and conflict["id"].startswith("1989 British")
+
+
+def test_the_winner_the_races_page_states_is_not_contradicted(check):
+    row = check("Alain Prost won the 1989 British Grand Prix.")
+    assert row["predicted_label"] == SUPPORTS
+    assert row["sufficiency"]["winner"]["agreeing"]

@@ -318,6 +318,8 @@ def _checks_note(row) -> str:
         lines.append(f"evidence judged insufficient: it does not cover {missing}")
     for c in (check.get("numbers") or {}).get("conflicts") or []:
         lines.append(f"number check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
+    for c in (check.get("winner") or {}).get("conflicts") or []:
+        lines.append(f"winner check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
     if row.get("abstained"):
         lines.append(f"below --min-confidence: the answer was {row['answer_below_confidence']}")
     if row.get("label_before_checks"):

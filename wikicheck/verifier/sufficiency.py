@@ -19,7 +19,9 @@ results table that say "Budapest", it refutes. Two checks run on the evidence th
 
 :func:`apply_evidence_checks` writes both into a prediction row: in 3-way runs insufficient
 evidence makes the verdict NOT ENOUGH INFO; in 2-way runs the label keeps its meaning and the row
-says ``"sufficient": false``. A number conflict turns SUPPORTS into REFUTES in either setting.
+says ``"sufficient": false``. A number conflict, or a winner other than the claim's stated by
+the event's page (:mod:`wikicheck.verifier.slots`), turns SUPPORTS into REFUTES in either
+setting.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from wikicheck.common.quantities import Quantity, quantities, same_value
 from wikicheck.common.text import STOPWORDS, content_terms, fold, names_title, stem_key
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
 from wikicheck.verifier.model import agreeing_with
+from wikicheck.verifier.slots import NAME_RUN, WinnerCheck, check_winner
 
 __all__ = [
     "Sufficiency",
@@ -123,10 +126,6 @@ WORD = re.compile(r"\w+", re.UNICODE)
 # Words that open a sentence capitalised without naming anything: the stop words (the words
 # once added here, "there it in on at during after before", are all stop words already).
 _OPENERS = STOPWORDS
-_CAP_RUN = re.compile(
-    r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da|y|for)\s+)*"
-    r"[A-Z0-9][\w'’.&-]*)*"
-)
 #: A claim word -> the words evidence uses for the same measure ("long" and "length").
 _MEASURE_WORDS = {
     "long": ("length", "long"), "length": ("length", "long"),
@@ -173,6 +172,13 @@ class Sufficiency:
     sibling: bool = False
     #: Most of the evidence is table cells (:func:`table_evidence`: the table models judged it).
     tables: bool = False
+    #: The claim's winner against the winners the evidence states (:mod:`.slots`).
+    winner: WinnerCheck = field(default_factory=WinnerCheck)
+
+    @property
+    def conflict(self) -> bool:
+        """The evidence states a value or a winner other than the claim's for the same thing."""
+        return self.numbers.conflict or self.winner.conflict
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -184,6 +190,7 @@ class Sufficiency:
             "numbers": self.numbers.to_dict(),
             "sibling": self.sibling,
             "tables": self.tables,
+            "winner": self.winner.to_dict(),
         }
 
 
@@ -209,7 +216,7 @@ def claim_names(claim: str) -> list[str]:
     claim = unicodedata.normalize("NFC", claim)
     if not any(c.isupper() for c in claim):
         return _content_runs(claim)
-    for m in _CAP_RUN.finditer(claim):
+    for m in NAME_RUN.finditer(claim):
         words = m.group(0).split()
         if m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", '"')):
             while words and words[0].casefold() in _OPENERS:
@@ -336,11 +343,12 @@ def check_evidence(
     names = claim_names(claim)
     uncovered = [n for n in names if not all(stem_key(w) in folded for w in WORD.findall(fold(n)))]
     sibling = sibling_evidence(claim, elements)
-    # a value the evidence states differently for the same thing decides the claim (REFUTES);
-    # evidence about a sibling of the claim's subject (another year's race) decides nothing
-    sufficient = not sibling and (p >= threshold or numbers.conflict)
+    winner = check_winner(claim, elements)
+    # a value or winner the evidence states differently for the same thing decides the claim
+    # (REFUTES); evidence about a sibling of the claim's subject (another year's race) does not
+    sufficient = not sibling and (p >= threshold or numbers.conflict or winner.conflict)
     tables = table_evidence(elements)
-    return Sufficiency(sufficient, p, feats, names, uncovered, numbers, sibling, tables)
+    return Sufficiency(sufficient, p, feats, names, uncovered, numbers, sibling, tables, winner)
 
 
 def sibling_evidence(claim: str, elements: Sequence[Element]) -> bool:
@@ -349,9 +357,9 @@ def sibling_evidence(claim: str, elements: Sequence[Element]) -> bool:
     years of both are set aside ("1989 British Grand Prix" for a claim about the 2008 British
     Grand Prix, "1908 VFL season" for one about the 1946 season), while no element's page is
     named by the claim (:func:`wikicheck.common.text.names_title`) and none is titled by a year
-    the claim states (the 1969 season's table answers a claim about the 1969 Monaco race). A page titled by a year that
-    names something else ("1976 Green Bay Packers season" beside a musician's page) is a
-    distractor, not a sibling."""
+    the claim states (the 1969 season's table answers a claim about the 1969 Monaco race). A
+    page titled by a year that names something else ("1976 Green Bay Packers season" beside a
+    musician's page) is a distractor, not a sibling."""
     years = [q for q in quantities(claim) if q.kind in ("year", "date")]
     if not years:
         return False
@@ -554,7 +562,7 @@ def apply_evidence_checks(
     """Run :func:`check_evidence` on what the model read (``used`` ids, default all of
     ``evidence``) and write it into a prediction ``row``: ``sufficient``, ``sufficiency``
     (score, names left uncovered, the number check); in 3-way runs insufficient evidence turns
-    the label into NOT ENOUGH INFO; a number conflict turns SUPPORTS into REFUTES.
+    the label into NOT ENOUGH INFO; a number or winner conflict turns SUPPORTS into REFUTES.
 
     ``oracle``: the evidence is the claim's own gold evidence (``--gold-evidence``); whether it
     bears on the claim is then the model's call, not the coverage check's (a gold table states
@@ -612,13 +620,14 @@ def checks_decision(
     labels: int,
     oracle: bool = False,
 ) -> tuple[str, dict[str, float] | None]:
-    """The label and probabilities shown once the checks have spoken: a number conflict turns
-    SUPPORTS into REFUTES; in 3-way runs on retrieved evidence, evidence that does not bear on
-    the claim turns the answer into NOT ENOUGH INFO (:func:`checked_probabilities` then says
-    how sure), unless the model is sure the evidence contradicts the claim and the evidence
-    is close enough to it (:data:`CONTRADICTION_FLOOR`). Unchanged otherwise."""
+    """The label and probabilities shown once the checks have spoken: a conflict (a number, a
+    winner: :attr:`Sufficiency.conflict`) turns SUPPORTS into REFUTES; in 3-way runs on
+    retrieved evidence, evidence that does not bear on the claim turns the answer into NOT
+    ENOUGH INFO (:func:`checked_probabilities` then says how sure), unless the model is sure
+    the evidence contradicts the claim and the evidence is close enough to it
+    (:data:`CONTRADICTION_FLOOR`). Unchanged otherwise."""
     after = label
-    if label == SUPPORTS and check.numbers.conflict:
+    if label == SUPPORTS and check.conflict:
         after = REFUTES
     if labels == 3 and not oracle and not check.sufficient and label != NEI:
         if not _contradiction(label, probabilities, check):

@@ -1,0 +1,48 @@
+"""``bench._common.checks_again``: the benchmarks' ``--rescore`` re-runs the evidence checks on
+cached rows and must give the row the pipeline's ``decide`` gave (labels, shown probabilities,
+the checked temperature), or a figure measured by rescoring is not the software's."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench._common import checks_again
+from wikicheck.annotations import Claim
+from wikicheck.check.pipeline import CheckOptions, Gathered, decide, judge
+from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
+from wikicheck.verifier.model import Prediction
+
+RACE = "1989 British Grand Prix"
+WON_BY = Element(id="r2", page=RACE, type="sentence", position=2,
+                 text="The 64-lap race was won by Frenchman Alain Prost, driving a McLaren-Honda.")  # fmt: skip
+OFF = Element(id="x0", page="Danube", type="sentence", position=0,
+              text="The Danube flows through Vienna and Budapest.")  # fmt: skip
+
+
+def _row(claim: str, evidence: list[Element], label: str, probs: dict, temperature: float):
+    g = Gathered(Claim(id=1, claim=claim), list(evidence), [el.id for el in evidence])
+    p = Prediction(label, probs, used=[el.id for el in evidence])
+    options = CheckOptions()
+    j = judge(g, p, None, options, None)
+    return decide(g, p, j, options, None, None, temperature).to_row()
+
+
+@pytest.mark.parametrize("temperature", [1.0, 0.9])
+@pytest.mark.parametrize(
+    ("claim", "evidence", "label", "changed"),
+    [
+        ("Ayrton Senna won the 1989 British Grand Prix.", [WON_BY], SUPPORTS, REFUTES),
+        ("Ayrton Senna won the 1989 British Grand Prix.", [OFF], SUPPORTS, NEI),
+        ("Alain Prost won the 1989 British Grand Prix.", [WON_BY], SUPPORTS, SUPPORTS),
+    ],
+)
+def test_checks_again_gives_the_row_decide_gave(claim, evidence, label, changed, temperature):
+    probs = {SUPPORTS: 0.62, REFUTES: 0.3, NEI: 0.08}
+    row = _row(claim, evidence, label, probs, temperature)
+    assert row["predicted_label"] == changed
+    again, check = checks_again(row, evidence, None, similarity=None,
+                                checked_temperature=temperature)  # fmt: skip
+    assert again["predicted_label"] == row["predicted_label"]
+    assert again["probabilities"] == pytest.approx(row["probabilities"], abs=2e-6)
+    assert again.get("model_probabilities") == row.get("model_probabilities")
+    assert check.sufficient == row["sufficient"]
