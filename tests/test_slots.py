@@ -72,3 +72,16 @@ def test_a_winner_conflict_makes_the_evidence_speak_and_supports_refuted():
     assert check.to_dict()["winner"]["conflicts"][0]["found"] == "Frenchman Alain Prost"
     agreeing = check_evidence("Alain Prost won the 1989 British Grand Prix.", [POLE, WON_BY])
     assert checks_decision(SUPPORTS, probs, agreeing, labels=3)[0] == SUPPORTS
+
+
+def test_verify_says_what_the_winner_check_found():
+    from wikicheck.cli.verifier import _checks_note
+
+    check = check_evidence("Ayrton Senna won the 1989 British Grand Prix.", [POLE, WON_BY])
+    row = {"sufficient": True, "sufficiency": check.to_dict(), "label_before_checks": SUPPORTS}
+    note = _checks_note(row)
+    assert (
+        "winner check: the claim says Ayrton Senna, race_sentence_2 says Frenchman Alain Prost"
+        in note
+    )
+    assert "the model alone said SUPPORTS" in note
