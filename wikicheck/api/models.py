@@ -343,7 +343,9 @@ class VerifyResponse(BaseModel):
         "covered); with labels=3 insufficient evidence gives NOT ENOUGH INFO.",
     )
     sufficiency: dict[str, Any] | None = Field(
-        None, description="The check's score, the claim's names left uncovered, its number check."
+        None,
+        description="The check's score, the claim's names left uncovered, its number and "
+        "winner checks.",
     )
     label_before_checks: str | None = Field(
         None, description="The label before the evidence checks changed it."
