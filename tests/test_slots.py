@@ -85,3 +85,14 @@ def test_verify_says_what_the_winner_check_found():
         in note
     )
     assert "the model alone said SUPPORTS" in note
+
+
+def test_a_win_of_another_edition_is_no_winner_statement():
+    final = "2017 UEFA Champions League Final"
+    other = Element(id="f", page=final, type="sentence", position=4,
+                    text="Juventus won the 2015 final against Barcelona.")  # fmt: skip
+    claim = "Real Madrid won the 2017 UEFA Champions League Final."
+    assert not check_winner(claim, [other]).conflicts
+    same = Element(id="g", page=final, type="sentence", position=1,
+                   text="The 2017 final was won by Juventus on 3 June 2017.")  # fmt: skip
+    assert check_winner(claim, [same]).conflict  # the page's own year: its own edition

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikicheck.common.quantities import quantities, same_value
 from wikicheck.common.text import STOPWORDS, fold, names_title, stem_key
 from wikicheck.model import Element
 
@@ -116,9 +117,18 @@ def claimed_winner(claim: str) -> tuple[str, str] | None:
 
 def _about_event(phrase: str, page: str) -> bool:
     """Whether a sentence's phrase around "won" is the page's event: an event word ("the
-    64-lap race") or the page's own name."""
+    64-lap race") or the page's own name, and no year the page's title does not give ("the 2015
+    final" on the 2017 final's page is another edition; so is any year on a page titled by
+    none)."""
     words = {stem_key(w) for w in _WORD.findall(fold(phrase))}
-    return bool(words & {stem_key(w) for w in EVENT_WORDS}) or names_title(phrase, page)
+    if not (words & {stem_key(w) for w in EVENT_WORDS} or names_title(phrase, page)):
+        return False
+    titled = [v for v in quantities(page) if v.kind == "year"]
+    return all(
+        any(same_value(q, v) for v in titled)
+        for q in quantities(phrase)
+        if q.kind in ("year", "date")
+    )
 
 
 def winner_statements(el: Element) -> list[str]:
