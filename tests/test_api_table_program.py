@@ -1,7 +1,8 @@
 """``POST /verify`` runs the table program executor as ``predict`` does, when the checkpoint
 has a calibrated margin, and answers its fields (``rule``, ``program``, ``rule_label``,
-``rule_applied``); on retrieved evidence the program is shown and never replaces the model's
-label (``wikicheck.verifier.predict.executor_margin_for``); without a margin the fields stay empty."""
+``rule_applied``); on retrieved evidence the program decides only on a table of the page the
+claim names (``wikicheck.verifier.predict.grounded_margin``), elsewhere it is shown; without a
+margin the fields stay empty."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from wikicheck.api import create_app
 pytestmark = pytest.mark.slow
 
 CLAIM = "The total length of the Aare's tributaries is 304 km."
+UNNAMED = "The total length of the tributaries is 304 km."
 
 
 @pytest.fixture
@@ -34,7 +36,15 @@ def test_verify_answers_the_table_program_when_the_checkpoint_has_a_margin(verif
     assert body["rule"] == "aggregate"
     assert body["program"] == "sum(length) = 304; claimed 304"
     assert body["rule_label"] == "SUPPORTS"
-    assert body["rule_applied"] is False  # retrieved evidence: shown, not applied
+    assert body["rule_applied"] is True  # the table of the page the claim names ("Aare")
+    assert body["predicted_label"] == "SUPPORTS"
+
+
+def test_a_program_on_a_table_of_a_page_the_claim_does_not_name_is_shown(verifier_with_margin):
+    with TestClient(create_app(*shared_services())) as c:
+        body = c.post("/verify", json={"claim": UNNAMED}).json()
+    assert body["program"] == "sum(length) = 304; claimed 304"
+    assert body["rule_applied"] is False
 
 
 def test_verify_has_no_table_program_without_a_margin():

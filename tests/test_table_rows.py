@@ -10,7 +10,7 @@ from tests.pages import cell_element
 from wikicheck.common.text import names_title
 from wikicheck.model import REFUTES, Element, Evidence
 from wikicheck.retriever.rows import row_key, with_named_rows
-from wikicheck.verifier.predict import grounded_margin
+from wikicheck.verifier.predict import grounded_margin, with_named_table
 from wikicheck.verifier.sufficiency import check_numbers
 from wikicheck.verifier.tables import Verdict
 
@@ -107,12 +107,30 @@ def test_a_grounded_program_decides_on_retrieved_evidence_and_an_ungrounded_one_
     lookup = Verdict(REFUTES, "lookup", "constructor[alberto ascari] = 'ferrari'")
     assert grounded_margin(-0.1, inf, lookup, PAGE, CLAIM) == -0.1
     assert grounded_margin(None, inf, lookup, PAGE, CLAIM) == 0.0  # uncalibrated: no margin
-    # a table of another page, or an operation over the whole table, only shows its program
-    assert grounded_margin(-0.1, inf, lookup, "1951 Italian Grand Prix", CLAIM) == inf
+    # any operation on the named page's table decides; on another page's it only shows
     count = Verdict(REFUTES, "count", "count(...) = 2")
-    assert grounded_margin(-0.1, inf, count, PAGE, CLAIM) == inf
+    assert grounded_margin(-0.1, inf, count, PAGE, CLAIM) == -0.1
+    assert grounded_margin(-0.1, inf, lookup, "1951 Italian Grand Prix", CLAIM) == inf
+    assert grounded_margin(-0.1, inf, count, "1951 Italian Grand Prix", CLAIM) == inf
     # a margin chosen by the caller (or the oracle's) is never changed
     assert grounded_margin(-0.1, 0.3, lookup, PAGE, CLAIM) == 0.3
+
+
+def test_the_claims_own_table_is_read_whole_in_place_of_its_retrieved_cells():
+    table = _results_table()
+    store = Store(table)
+    other = Element(id="Alfa Romeo_sentence_0", page="Alfa Romeo", type="sentence",
+                    text="Alfa Romeo is an Italian carmaker.", position=0)  # fmt: skip
+    fangio, farina = table[2], table[8]  # two "Alfa Romeo" cells of other drivers' rows
+    retrieved = [Evidence(other, score=0.9), Evidence(fangio, score=0.8), Evidence(farina, 0.7)]
+    read = with_named_table(CLAIM, retrieved, store)
+    # the whole table (Ascari's Ferrari cell too) at the rank of its first retrieved cell
+    assert _ids(read)[0] == other.id
+    assert sorted(_ids(read)[1:]) == sorted(el.id for el in table)
+    assert next(ev for ev in read if ev.id == fangio.id).score == 0.8  # retrieved: score kept
+    # a table of a page the claim does not name is left as retrieved
+    assert with_named_table("Nino Farina drove an Alfa Romeo.", retrieved, store) is None
+    assert with_named_table(CLAIM, [Evidence(other, score=0.9)], store) is None
 
 
 def test_a_sibling_pages_year_is_not_the_claims_and_a_titles_year_agrees():
@@ -260,3 +278,29 @@ def test_a_page_of_the_claims_year_keeps_a_sibling_race_from_silencing_it():
                      type="cell", text="Graham Hill", position=0)  # fmt: skip
     assert sibling_evidence(claim, [sibling])
     assert not sibling_evidence(claim, [sibling, season])
+
+
+def test_retrieved_evidence_holding_its_own_table_is_read_in_table_order():
+    from wikicheck.annotations import Claim
+    from wikicheck.check.pipeline import CheckOptions, gather, read
+
+    table = _results_table()
+    other = Element(id="Alfa Romeo_sentence_0", page="Alfa Romeo", type="sentence",
+                    text="Alfa Romeo is an Italian carmaker.", position=0)  # fmt: skip
+    hits = {CLAIM: [Evidence(table[2], score=0.8)], "Alfa Romeo is Italian.": [Evidence(other)]}
+    retriever = SimpleNamespace(retrieve=lambda text: hits[text])
+    seen = {}
+
+    def predict(items, batch_size, labels, document_order):
+        seen["order"] = list(document_order)
+        return [None] * len(items)
+
+    claims = [Claim(id=1, claim=CLAIM), Claim(id=2, claim="Alfa Romeo is Italian.")]
+    gathered = gather(claims, Store(table), retriever, CheckOptions())
+    assert [len(g.read_items) for g in gathered] == [len(table), 1]
+    assert [len(g.evidence) for g in gathered] == [1, 1]  # what is shown: what was retrieved
+    read(SimpleNamespace(predict=predict), gathered, CheckOptions())
+    assert seen["order"] == [True, False]
+    # the ablation reads what was retrieved, best first
+    plain = gather(claims, Store(table), retriever, CheckOptions(named_table=False))
+    assert [len(g.read_items) for g in plain] == [1, 1] and plain[0].reading is None

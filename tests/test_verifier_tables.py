@@ -113,6 +113,15 @@ def test_numbers_that_name_or_measure_a_thing_are_not_counts():
     assert _run("out of the 4 player , 1 be from zimbabwe") == ("count", SUPPORTS)
 
 
+def test_a_day_of_a_date_is_not_a_count():
+    # "june 4 1960" dates the claim; read as a count it refuted "zimbabwe won" (1 row, claimed 4)
+    for claim in ("zimbabwe win on june 4 1960", "zimbabwe win on 4 june 1960"):
+        assert execute(claim, CELLS) is None, claim
+    assert execute("zimbabwe win 1 game on june 4", CELLS).program == (
+        "count(country == 'zimbabwe') = 1; claimed 1"
+    )
+
+
 def test_comparison_and_difference_of_two_named_rows():
     assert _run("tiger woods have a higher score than ernie els") == ("comparison", SUPPORTS)
     assert _run("tiger woods have a lower score than ernie els") == ("comparison", REFUTES)

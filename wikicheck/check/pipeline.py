@@ -40,6 +40,7 @@ from wikicheck.verifier.predict import (
     grounded_margin,
     table_given_elements,
     table_program,
+    with_named_table,
 )
 from wikicheck.verifier.sufficiency import (
     Sufficiency,
@@ -87,6 +88,9 @@ class CheckOptions:
     batch_size: int = 32
     k_sentences: int | None = None
     k_cells: int | None = None
+    #: Retrieved evidence reads the claim's own table whole (:func:`with_named_table`); off:
+    #: the retrieved cells alone, best first (an ablation).
+    named_table: bool = True
 
     @property
     def oracle(self) -> bool:
@@ -104,6 +108,14 @@ class Gathered:
     missing_gold: list[str] = field(default_factory=list)
     retrieval: dict[str, Any] | None = None  # pages and per-stage timings of the retriever
     seconds: float = 0.0  # this claim's share of gathering
+    #: What the model reads when it is not ``evidence``: the retrieved evidence with the claim's
+    #: own table whole (:func:`~wikicheck.verifier.predict.with_named_table`), read in table
+    #: order as a given table is; the evidence shown stays what was retrieved.
+    reading: list[Element | Evidence] | None = None
+
+    @property
+    def read_items(self) -> list[Element | Evidence]:
+        return self.evidence if self.reading is None else self.reading
 
 
 @dataclass
@@ -216,6 +228,9 @@ def gather(
         if retriever is None:
             raise ValueError("retrieved evidence needs a retriever")
         out = _retrieved(claims, retriever, options)
+        if options.named_table and store is not None:
+            for g in out:
+                g.reading = with_named_table(g.claim.claim, g.evidence, store)
     elif options.evidence == "table":
         out = []
         for c in claims:
@@ -278,13 +293,14 @@ def _cut(evidence: list[Evidence], options: CheckOptions) -> list[Evidence]:
 
 
 def read(verifier: Any, gathered: Sequence[Gathered], options: CheckOptions) -> list[Prediction]:
-    """The model's predictions; gold evidence reads in document order (tables as tables),
-    retrieved evidence in confidence order."""
+    """The model's predictions; gold evidence reads in document order (tables as tables), and
+    so does retrieved evidence holding its claim's own table whole; other retrieved evidence in
+    confidence order."""
     return verifier.predict(
-        [(g.claim.claim, g.evidence) for g in gathered],
+        [(g.claim.claim, g.read_items) for g in gathered],
         batch_size=options.batch_size,
         labels=options.labels,
-        document_order=options.oracle,
+        document_order=[options.oracle or g.reading is not None for g in gathered],
     )
 
 
@@ -302,7 +318,7 @@ def judge(
     if options.evidence_checks:
         similarity = evidence_similarity(g.evidence)  # the retrieval's top, before the window
         keep = set(p.used)
-        read_items = [x for x in g.evidence if _element(x).id in keep] or list(g.evidence)
+        read_items = [x for x in g.read_items if _element(x).id in keep] or list(g.evidence)
         expand = store_expander(store) if store is not None else None
         checks = check_evidence(g.claim.claim, read_items, expand=expand, similarity=similarity)
     return Judgement(program, page, checks)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import date
 
 __all__ = [
+    "MONTH_WORDS",
     "NUMBER",
     "Quantity",
     "as_number",
@@ -67,6 +68,9 @@ _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
 )
+#: The month names and abbreviations a date is written with, lower case: a number beside one
+#: is a day or a year ("june 4 1960"), not a count or a value of its own.
+MONTH_WORDS = frozenset(_MONTHS.split("|"))
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _DATE_RE = re.compile(
     rf"\b(?:{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s+\d{{4}})?"

@@ -38,7 +38,9 @@ __all__ = [
     "fold",
     "stem",
     "stem_key",
+    "stem_keys",
     "names_title",
+    "NAME_RUN",
 ]
 
 T = TypeVar("T")
@@ -139,7 +141,7 @@ def _mentions_title(claim: str, title: str) -> bool:
     ]  # fmt: skip
     if not words:
         return False
-    keys = {stem_key(w) for w in _WORD.findall(fold(claim))}
+    keys = stem_keys(claim)
     return all(stem_key(w) in keys for w in words)
 
 
@@ -154,6 +156,20 @@ def stem_key(word: str) -> str:
     if w.isdigit():
         return w
     return stem(w)[:5]
+
+
+def stem_keys(text: str) -> set[str]:
+    """The :func:`stem_key` of every word of ``text``, folded: what "does the text mention this
+    word, in any form" is asked of."""
+    return {stem_key(w) for w in _WORD.findall(fold(text))}
+
+
+#: A run of capitalised words (or words opening with a digit) with the particles names keep
+#: inside them: "Alain Prost", "Ludwig van Beethoven", "1. FC Köln".
+NAME_RUN = re.compile(
+    r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da|y|for)\s+)*"
+    r"[A-Z0-9][\w'’.&-]*)*"
+)
 
 
 #: Words a page title adds to the name of its subject ("1927 Chicago Bears season"): a claim

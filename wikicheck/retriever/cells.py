@@ -33,9 +33,23 @@ from wikicheck.model import Evidence
 from wikicheck.retriever.claim import ClaimAnalysis
 from wikicheck.retriever.config import RetrieverConfig
 
-__all__ = ["match_count", "numbers_of", "rank_key", "select_evidence"]
+__all__ = ["match_count", "numbers_of", "rank_key", "select_evidence", "within_cell_budget"]
 
 _WORD_RE = re.compile(r"\w+")
+
+
+def within_cell_budget(evidence: Sequence[Evidence], max_cells: int) -> list[Evidence]:
+    """``evidence`` (best-ranked first) with at most ``max_cells`` cell-like elements: the
+    scorer's budget, which elements that bring cells along (header values, a named row's
+    cells) must keep to; sentences and other elements are all kept."""
+    kept, cells = [], 0
+    for ev in evidence:
+        if ev.element.type in CELL_LIKE_TYPES:
+            cells += 1
+            if cells > max_cells:
+                continue
+        kept.append(ev)
+    return kept
 
 
 def numbers_of(text: str) -> set[float]:

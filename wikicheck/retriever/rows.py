@@ -28,8 +28,8 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Element, Evidence
+from wikicheck.retriever.cells import within_cell_budget
 from wikicheck.retriever.claim import ClaimAnalysis
 
 __all__ = ["MIN_KEY_CHARS", "row_key", "with_named_rows"]
@@ -170,11 +170,4 @@ def with_named_rows(
                     if cell is not key_el and not cell.row_headers:
                         added.row_key = key_el.text
                     out.append(added)
-    kept, cells = [], 0
-    for ev in out:
-        if ev.element.type in CELL_LIKE_TYPES:
-            cells += 1
-            if cells > max_cells:
-                continue
-        kept.append(ev)
-    return kept
+    return within_cell_budget(out, max_cells)

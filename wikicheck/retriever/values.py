@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from wikicheck.ids import CELL_LIKE_TYPES
 from wikicheck.model import Element, Evidence, headed_cells
-from wikicheck.retriever.cells import numbers_of
+from wikicheck.retriever.cells import numbers_of, within_cell_budget
 from wikicheck.retriever.claim import ClaimAnalysis
 
 __all__ = ["VALUES_PER_HEADER", "with_header_values"]
@@ -75,11 +74,4 @@ def with_header_values(
         for el in chosen[:VALUES_PER_HEADER]:
             present.add(el.id)
             out.append(Evidence(el, score=ev.score, scores={"header_value_of": ev.score}))
-    kept, cells = [], 0
-    for ev in out:
-        if ev.element.type in CELL_LIKE_TYPES:
-            cells += 1
-            if cells > max_cells:
-                continue
-        kept.append(ev)
-    return kept
+    return within_cell_budget(out, max_cells)

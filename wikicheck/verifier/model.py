@@ -516,10 +516,16 @@ class Verifier:
         *,
         batch_size: int = 32,
         labels: int = 3,
-        document_order: bool = False,
+        document_order: bool | Sequence[bool] = False,
     ) -> list[Prediction]:
-        """Verdicts for (claim, evidence best-first) pairs; ``labels=2`` drops NOT ENOUGH INFO."""
-        lins = [self.linearize(c, ev, document_order) for c, ev in items]
+        """Verdicts for (claim, evidence best-first) pairs; ``labels=2`` drops NOT ENOUGH INFO.
+        ``document_order``: for every pair, or one flag per pair (:meth:`linearize`)."""
+        orders = (
+            [document_order] * len(items)
+            if isinstance(document_order, bool)
+            else list(document_order)
+        )
+        lins = [self.linearize(c, ev, d) for (c, ev), d in zip(items, orders, strict=True)]
         probs = self.predict_pairs([x.claim for x in lins], [x.evidence for x in lins], batch_size)
         preds = []
         for lin, p, (claim, evidence) in zip(lins, probs, items, strict=True):

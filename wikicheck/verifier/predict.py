@@ -11,13 +11,14 @@ gold tables whole.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from wikicheck.annotations import Claim
 from wikicheck.common.text import FUNCTION_WORDS, names_title
 from wikicheck.ids import parse_id
 from wikicheck.indexer.stores.base import tokens
-from wikicheck.model import Element
+from wikicheck.model import Element, Evidence
 from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import agreeing_with
 from wikicheck.verifier.tables import Verdict, combine, execute, executor_probabilities
@@ -25,10 +26,11 @@ from wikicheck.verifier.tables import Verdict, combine, execute, executor_probab
 __all__ = [
     "gold_elements",
     "table_given_elements",
+    "whole_table",
+    "with_named_table",
     "table_verdict",
     "table_program",
     "grounded_margin",
-    "GROUNDED_OPS",
     "executor_decision",
     "apply_table_verdict",
     "executor_margin_for",
@@ -79,26 +81,72 @@ def table_given_elements(claim: Claim, store: Any) -> tuple[list[Element], list[
     """The claim's gold tables read whole (the "table given" setting), and the cells that are
     its predicted evidence.
 
-    TabFact, InfoTabs and SEM-TAB-FACTS hand the system its table. Elements are ordered by the
-    claim's content words they share, their own text counting twice their headers, then
-    :func:`focus_table` puts the rows that matter first so the window keeps them; an element
-    whose own text shares a content word is predicted evidence (SEM-TAB-FACTS task B). A plain
-    lexical baseline, not tuned.
+    TabFact, InfoTabs and SEM-TAB-FACTS hand the system its table: :func:`whole_table` orders
+    it. An element whose own text shares a content word with the claim is predicted evidence
+    (SEM-TAB-FACTS task B). A plain lexical baseline, not tuned.
     """
-    claim_tokens = _content_tokens(claim.claim)
-    ranked = []
+    elements = []
     for table in claim.extra.get("gold_tables") or ():
         page, _, number = str(table).rpartition("_table_")
         if not number.isdigit():
             continue
-        for el in store.page_elements(page):
-            if el.table == int(number):
-                own = len(claim_tokens & _content_tokens(el.text))
-                headers = len(claim_tokens & _content_tokens(el.headers_text))
-                ranked.append((2 * own + headers, own > 0, el))
-    ranked.sort(key=lambda t: -t[0])  # stable: table order among equals
-    evidence = focus_table(claim.claim, [el for _, _, el in ranked])
-    return evidence, [el for _, hit, el in ranked if hit]
+        elements += [el for el in store.page_elements(page) if el.table == int(number)]
+    claim_tokens = _content_tokens(claim.claim)
+    hits = [el for el in elements if claim_tokens & _content_tokens(el.text)]
+    ranked = sorted(hits, key=lambda el: -_shared(claim_tokens, el))  # stable: table order
+    return whole_table(claim.claim, elements), ranked
+
+
+def _shared(claim_tokens: set[str], el: Element) -> int:
+    """How much an element shares with the claim: its own text's content words count twice its
+    headers'."""
+    own = len(claim_tokens & _content_tokens(el.text))
+    return 2 * own + len(claim_tokens & _content_tokens(el.headers_text))
+
+
+def whole_table(claim: str, elements: Sequence[Element]) -> list[Element]:
+    """A table's elements as the model reads a whole table: ordered by the claim's content words
+    they share (:func:`_shared`), then :func:`focus_table` puts the rows that matter first so the
+    window keeps them."""
+    claim_tokens = _content_tokens(claim)
+    ranked = sorted(elements, key=lambda el: -_shared(claim_tokens, el))  # stable: table order
+    return focus_table(claim, ranked)
+
+
+def with_named_table(claim: str, evidence: Sequence[Evidence], store: Any) -> list[Evidence] | None:
+    """Retrieved ``evidence`` with the claim's own table read whole; None when the evidence
+    holds no table of a page the claim names.
+
+    Why: retrieval brings a dozen cells of a table, scattered over rows and shown best first; the
+    model reads a table given whole, row by row (the setting it is trained and calibrated in),
+    better. The table is the one with most retrieved cells (the one :func:`table_program` runs
+    on), and only when it is on a page the claim names; its elements (:func:`whole_table`) take
+    the place of its retrieved cells, at the first one's rank, the retrieved ones keeping their
+    scores. The caller reads the result in document order, as it reads a given table.
+    """
+    counts: dict[tuple[str, int], int] = {}
+    for ev in evidence:
+        el = ev.element
+        if el.type == "cell" and el.table is not None:
+            counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
+    if not counts:
+        return None
+    page, table = max(counts, key=lambda k: (counts[k], k))
+    if not names_title(claim, page):
+        return None
+    retrieved = {
+        ev.id: ev for ev in evidence if (ev.element.page, ev.element.table) == (page, table)
+    }
+    elements = [el for el in store.page_elements(page) if el.table == table]
+    block = [retrieved.get(el.id) or Evidence(el) for el in whole_table(claim, elements)]
+    out: list[Evidence] = []
+    for ev in evidence:
+        if ev.id not in retrieved:
+            out.append(ev)
+        elif block:
+            out += block
+            block = []
+    return out
 
 
 def executor_margin_for(
@@ -194,11 +242,6 @@ def table_program(
     return execute(claim, chosen), page
 
 
-#: The operations that decide a claim about its own table on retrieved evidence: those that
-#: read one named row's cell (:func:`executor_margin_for`).
-GROUNDED_OPS = frozenset({"lookup", "match"})
-
-
 def grounded_margin(
     calibrated: float | None,
     margin: float | None,
@@ -207,11 +250,11 @@ def grounded_margin(
     claim: str,
 ) -> float | None:
     """The margin the executor decides with on retrieved evidence: ``calibrated`` (as on
-    gold evidence) when its program reads a named row of a table of the page the claim names
-    (:func:`wikicheck.common.text.names_title`) with an operation of :data:`GROUNDED_OPS`;
-    ``margin`` (shown, never applied) otherwise."""
+    gold evidence) when its program ran on a table of the page the claim names
+    (:func:`wikicheck.common.text.names_title`), the table the model then reads whole
+    (:func:`with_named_table`); ``margin`` (shown, never applied) otherwise."""
     if margin != float("inf") or verdict is None or page is None:
         return margin
-    if verdict.op not in GROUNDED_OPS or not names_title(claim, page):
+    if not names_title(claim, page):
         return margin
     return 0.0 if calibrated is None else calibrated

@@ -23,17 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.common.quantities import quantities, same_value
-from wikicheck.common.text import STOPWORDS, fold, names_title, stem_key
+from wikicheck.common.text import NAME_RUN, STOPWORDS, fold, names_title, stem_key, stem_keys
 from wikicheck.model import Element
 
-__all__ = ["NAME_RUN", "WinnerCheck", "claimed_winner", "check_winner"]
+__all__ = ["WinnerCheck", "claimed_winner", "check_winner"]
 
-#: A run of capitalised words (or words opening with a digit) with the particles names keep
-#: inside them: "Alain Prost", "Ludwig van Beethoven", "1. FC Köln".
-NAME_RUN = re.compile(
-    r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da|y|for)\s+)*"
-    r"[A-Z0-9][\w'’.&-]*)*"
-)
 _WON = re.compile(r"\bwon\b")
 _WON_BY = re.compile(r"\b(?:was|were|is|are|been)\s+won\s+by\s+(?:the\s+)?")
 _WORD = re.compile(r"\w+")
@@ -120,7 +114,7 @@ def _about_event(phrase: str, page: str) -> bool:
     64-lap race") or the page's own name, and no year the page's title does not give ("the 2015
     final" on the 2017 final's page is another edition; so is any year on a page titled by
     none)."""
-    words = {stem_key(w) for w in _WORD.findall(fold(phrase))}
+    words = stem_keys(phrase)
     if not (words & {stem_key(w) for w in EVENT_WORDS} or names_title(phrase, page)):
         return False
     titled = [v for v in quantities(page) if v.kind == "year"]
@@ -134,12 +128,13 @@ def _about_event(phrase: str, page: str) -> bool:
 def winner_statements(el: Element) -> list[str]:
     """The winners a sentence of an event's page states for that event."""
     text, out = el.text, []
-    for m in _WON_BY.finditer(text):
+    passive = list(_WON_BY.finditer(text))
+    for m in passive:
         who = _name_at(text, m.end())
         if who and _about_event(text[: m.start()], el.page):
             out.append(who)
     for m in _WON.finditer(text):
-        if _WON_BY.search(text[max(0, m.start() - 12) : m.end()]):
+        if any(p.start() <= m.start() < p.end() for p in passive):
             continue  # "was won by": read above
         who = _name_ending_at(text, m.start())
         obj = " ".join(text[m.end() :].split()[:4])
@@ -149,7 +144,7 @@ def winner_statements(el: Element) -> list[str]:
 
 
 def _mentions(statement: str, name: str) -> bool:
-    words = {stem_key(w) for w in _WORD.findall(fold(statement))}
+    words = stem_keys(statement)
     return any(stem_key(w) in words for w in _WORD.findall(fold(name)) if w not in STOPWORDS)
 
 

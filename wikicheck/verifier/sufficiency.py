@@ -34,10 +34,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikicheck.common.quantities import Quantity, quantities, same_value
-from wikicheck.common.text import STOPWORDS, content_terms, fold, names_title, stem_key
+from wikicheck.common.text import (
+    NAME_RUN,
+    STOPWORDS,
+    content_terms,
+    fold,
+    names_title,
+    stem_key,
+    stem_keys,
+)
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
 from wikicheck.verifier.model import agreeing_with
-from wikicheck.verifier.slots import NAME_RUN, WinnerCheck, check_winner
+from wikicheck.verifier.slots import WinnerCheck, check_winner
 
 __all__ = [
     "Sufficiency",
@@ -205,10 +213,6 @@ def _element_text(el: Element) -> str:
     )
 
 
-def _tokens(text: str) -> set[str]:
-    return {stem_key(w) for w in WORD.findall(fold(text))}
-
-
 def claim_names(claim: str) -> list[str]:
     """Runs of capitalised words (and numbers inside them) that name things: "Conant Brook
     Dam", "Vienna"; a capitalised sentence opener alone is not a name."""
@@ -276,7 +280,7 @@ def features(claim: str, elements: Sequence[Element], numbers: NumberCheck) -> d
     """
     by_page: dict[str, set[str]] = {}
     for el in elements:
-        by_page.setdefault(el.page, set()).update(_tokens(_element_text(el)))
+        by_page.setdefault(el.page, set()).update(stem_keys(_element_text(el)))
     vocab = set().union(*by_page.values()) if by_page else set()
     names = [
         [stem_key(w) for w in WORD.findall(fold(n)) if w not in STOPWORDS]
@@ -339,7 +343,7 @@ def check_evidence(
         feats["similarity"] = round(similarity, 4)
     p = score(feats, model) if elements else 0.0
     threshold = model["threshold"]
-    folded = {w for el in elements for w in _tokens(_element_text(el))}
+    folded = {w for el in elements for w in stem_keys(_element_text(el))}
     names = claim_names(claim)
     uncovered = [n for n in names if not all(stem_key(w) in folded for w in WORD.findall(fold(n)))]
     sibling = sibling_evidence(claim, elements)
@@ -442,7 +446,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     claimed = [q for q in quantities(claim) if not _is_name_part(claim, q)]
     if not claimed:
         return out
-    names = [{stem_key(w) for w in WORD.findall(fold(n))} for n in claim_names(claim)]
+    names = [stem_keys(n) for n in claim_names(claim)]
 
     titles: dict[str, list] = {}
 
@@ -466,7 +470,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     def on_topic(el: Element) -> bool:  # the claim names its page, or it names the claim's names
         if sibling(el):
             return False
-        words = _tokens(_element_text(el))
+        words = stem_keys(_element_text(el))
         return names_title(claim, el.page) or any(n and n <= words for n in names)
 
     topical = {el.id: on_topic(el) for el in elements}
@@ -501,7 +505,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
 def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
     """Whether ``el`` gives its value for what the claim's value measures: it mentions one of
     the words around the claim's value (a unitless number: the noun it counts)."""
-    words = _tokens(" ".join([*el.row_header_texts, *el.col_header_texts, el.text]))
+    words = stem_keys(" ".join([*el.row_header_texts, *el.col_header_texts, el.text]))
     if q.kind == "number":
         # a count in a table may be a count of its rows, which no cell states
         in_table = el.table is not None and el.table_type != "infobox"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from wikicheck.common.quantities import MONTH_WORDS
 from wikicheck.common.text import stem
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
@@ -67,6 +68,8 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
             continue  # part of a named cell ("ohio 6") or of a score / date / time
         if before and before[-1] in _NOT_COUNT_BEFORE or "out" in before[-3:-1]:
             continue
+        if before[-1:] and before[-1] in MONTH_WORDS or after[:1] and after[0] in MONTH_WORDS:
+            continue  # a day of a date ("june 4 1960", "4 june")
         if after and (after[0] in _NOT_COUNT_AFTER | MORE_WORDS | LESS_WORDS or after[0] in "-:/"):
             continue
         if after[:2] in (["time", "the"], ["times", "the"], ["time", "as"], ["times", "as"]):
