@@ -304,3 +304,35 @@ def test_retrieved_evidence_holding_its_own_table_is_read_in_table_order():
     # the ablation reads what was retrieved, best first
     plain = gather(claims, Store(table), retriever, CheckOptions(named_table=False))
     assert [len(g.read_items) for g in plain] == [1, 1] and plain[0].reading is None
+
+
+def test_the_claims_table_on_a_named_page_is_the_one_sharing_its_words():
+    from wikicheck.verifier.predict import claim_table
+
+    page = "2008-09 Atlanta Hawks season"
+
+    def game(table: int, row: int, date: str, team: str) -> list[Element]:
+        return [
+            Element(
+                id=f"{page}_cell_{table}_{row}_{c}",
+                page=page,
+                type="cell",
+                text=text,
+                position=table * 100 + row * 10 + c,
+                table=table,
+                row=row,
+                col=c,
+                col_header_texts=[header],
+            )  # fmt: skip
+            for c, (text, header) in enumerate([(date, "Date"), (team, "Team")])
+        ]
+
+    october = game(0, 1, "October 29", "Orlando") + game(0, 2, "October 31", "Miami")
+    march = game(1, 1, "March 3", "Denver") + game(1, 2, "March 5", "Boston")
+    claim = "In the 2008-09 Atlanta Hawks season, the Hawks played Boston on March 5."
+    retrieved = october[:3]  # retrieval read October's games most
+    assert claim_table(claim, retrieved, Store(october + march)) == (page, 1, True)
+    # a page the claim does not name: the table with most retrieved cells
+    assert claim_table("Boston played on March 5.", retrieved, Store(october + march)) == (
+        page, 0, False,
+    )  # fmt: skip

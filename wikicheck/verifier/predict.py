@@ -30,6 +30,7 @@ __all__ = [
     "with_named_table",
     "table_verdict",
     "table_program",
+    "claim_table",
     "grounded_margin",
     "executor_decision",
     "apply_table_verdict",
@@ -119,26 +120,22 @@ def with_named_table(claim: str, evidence: Sequence[Evidence], store: Any) -> li
 
     Why: retrieval brings a dozen cells of a table, scattered over rows and shown best first; the
     model reads a table given whole, row by row (the setting it is trained and calibrated in),
-    better. The table is the one with most retrieved cells (the one :func:`table_program` runs
-    on), and only when it is on a page the claim names; its elements (:func:`whole_table`) take
-    the place of its retrieved cells, at the first one's rank, the retrieved ones keeping their
-    scores. The caller reads the result in document order, as it reads a given table.
+    better. The table is :func:`claim_table`'s (the one :func:`table_program` runs on), and only
+    when it is on a page the claim names; its elements (:func:`whole_table`) take the place of
+    its retrieved cells, at the first one's rank (the top, when none was retrieved), the
+    retrieved ones keeping their scores. The caller reads the result in document order, as it reads a given table.
     """
-    counts: dict[tuple[str, int], int] = {}
-    for ev in evidence:
-        el = ev.element
-        if el.type == "cell" and el.table is not None:
-            counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
-    if not counts:
+    chosen = claim_table(claim, [ev.element for ev in evidence], store)
+    if chosen is None or not chosen[2]:
         return None
-    page, table = max(counts, key=lambda k: (counts[k], k))
-    if not names_title(claim, page):
-        return None
+    page, table, _ = chosen
     retrieved = {
         ev.id: ev for ev in evidence if (ev.element.page, ev.element.table) == (page, table)
     }
     elements = [el for el in store.page_elements(page) if el.table == table]
     block = [retrieved.get(el.id) or Evidence(el) for el in whole_table(claim, elements)]
+    if not retrieved:
+        return block + list(evidence)
     out: list[Evidence] = []
     for ev in evidence:
         if ev.id not in retrieved:
@@ -221,25 +218,56 @@ def apply_table_verdict(
 
 
 def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | None:
-    """The executor over the table holding most of the evidence cells (read whole from the
-    store when only some of its cells are in the evidence)."""
+    """The executor over the claim's table (:func:`claim_table`, read whole from the store
+    when only some of its cells are in the evidence)."""
     return table_program(claim, evidence, store)[0]
 
 
 def table_program(
     claim: str, evidence: list[Element], store: Any
 ) -> tuple[Verdict | None, str | None]:
-    """:func:`table_verdict` and the page of the table it ran on (None: no table)."""
-    cells = [el for el in evidence if el.type == "cell" and el.table is not None]
-    if not cells:
+    """:func:`table_verdict` on the claim's table (:func:`claim_table`) and the page of the
+    table it ran on (None: no table)."""
+    chosen_table = claim_table(claim, evidence, store)
+    if chosen_table is None:
         return None, None
-    counts: dict[tuple[str, int], int] = {}
-    for el in cells:
-        counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
-    page, table = max(counts, key=lambda k: (counts[k], k))
+    page, table, _ = chosen_table
     whole = [el for el in store.page_elements(page) if el.table == table and el.type == "cell"]
-    chosen = whole or [el for el in cells if (el.page, el.table) == (page, table)]
+    chosen = whole or [
+        el for el in evidence if el.type == "cell" and (el.page, el.table) == (page, table)
+    ]
     return execute(claim, chosen), page
+
+
+def claim_table(
+    claim: str, evidence: Sequence[Element], store: Any
+) -> tuple[str, int, bool] | None:
+    """The table the claim is about among the retrieved evidence's: ``(page, table, named)``.
+
+    On a page the claim names (``named``) the page's table sharing most content words with the
+    claim, retrieved cells breaking ties: such a page often splits one list into tables (a
+    season's games by month) and the claim's own is not always the one retrieval read most of.
+    Where no page of a retrieved cell is named, the table with most retrieved cells."""
+    counts: dict[tuple[str, int], int] = {}
+    for el in evidence:
+        if el.type == "cell" and el.table is not None:
+            counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
+    if not counts:
+        return None
+    named = sorted({page for page, _ in counts if names_title(claim, page)})
+    if not named:
+        page, table = max(counts, key=lambda k: (counts[k], k))
+        return page, table, False
+    words = _content_tokens(claim)
+    shared: dict[tuple[str, int], set[str]] = {}
+    for page in named:
+        for el in store.page_elements(page):
+            if el.type == "cell" and el.table is not None:
+                shared.setdefault((page, el.table), set()).update(words & _content_tokens(el.text))
+    if not shared:  # a store without the page's elements: what was retrieved
+        shared = {k: set() for k in counts if k[0] in named}
+    page, table = max(shared, key=lambda k: (len(shared[k]), counts.get(k, 0), k))
+    return page, table, True
 
 
 def grounded_margin(
