@@ -77,6 +77,28 @@ def test_a_value_in_several_rows_names_none_and_numbers_are_no_row_keys():
     assert row_key([cells[0], cells[1], cells[2]]) is cells[1]  # "1" is a position, not a name
 
 
+def test_a_named_rows_key_ranked_low_moves_up_beside_its_row_within_the_budget():
+    # "the home team of carlton play on june 4 1960": every row's date matches the claim, so
+    # each brings its row key; Carlton's own key cell was retrieved too, but ranked last.
+    page = "1960 VFL season"
+    teams = ["essendon", "collingwood", "carlton", "hawthorn"]
+    cells = []
+    for r, team in enumerate(teams, start=1):
+        cells.append(cell_element(page, r, 0, team, ch=["home team"]))
+        cells.append(cell_element(page, r, 1, "4 june 1960", ch=["date"]))
+    dates = [Evidence(el, score=2.0) for el in cells if el.col == 1]
+    carlton = Evidence(cells[4], score=0.5, scores={"bm25": 0.5})
+    claim = SimpleNamespace(text="the home team of carlton play on june 4 1960")
+    out = with_named_rows([*dates, carlton], Store(cells), claim, max_cells=6)
+    ids = _ids(out)
+    # the named row's key comes right after the table's best cell, keeping its own scores,
+    # and is not cut by the budget that the other rows' keys fill
+    assert ids[:3] == [dates[0].id, cells[0].id, carlton.id]
+    assert out[2] is carlton and out[2].scores == {"bm25": 0.5}
+    assert len(ids) == len(set(ids)) == 6
+    assert dates[2].id in ids and out[ids.index(dates[2].id)].row_key == "carlton"
+
+
 def test_cells_with_row_headers_keep_them_and_get_no_row_key():
     infobox = [
         cell_element("Aare", 1, 1, "Switzerland", rh=["Country"]),

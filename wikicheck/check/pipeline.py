@@ -34,6 +34,7 @@ from wikicheck.skips import SkipLog
 from wikicheck.verifier.confidence import abstain
 from wikicheck.verifier.model import Prediction, agreeing_with, with_temperature
 from wikicheck.verifier.predict import (
+    claim_table,
     executor_decision,
     executor_margin_for,
     gold_elements,
@@ -112,6 +113,9 @@ class Gathered:
     #: own table whole (:func:`~wikicheck.verifier.predict.with_named_table`), read in table
     #: order as a given table is; the evidence shown stays what was retrieved.
     reading: list[Element | Evidence] | None = None
+    #: The claim's table among the retrieved evidence's (:func:`claim_table`), found once for
+    #: the reading and the table program.
+    table: tuple[str, int, bool] | None = None
 
     @property
     def read_items(self) -> list[Element | Evidence]:
@@ -228,9 +232,11 @@ def gather(
         if retriever is None:
             raise ValueError("retrieved evidence needs a retriever")
         out = _retrieved(claims, retriever, options)
-        if options.named_table and store is not None:
+        if store is not None:
             for g in out:
-                g.reading = with_named_table(g.claim.claim, g.evidence, store)
+                g.table = claim_table(g.claim.claim, [x.element for x in g.evidence], store)
+                if options.named_table:
+                    g.reading = with_named_table(g.claim.claim, g.evidence, store, g.table)
     elif options.evidence == "table":
         out = []
         for c in claims:
@@ -313,7 +319,8 @@ def judge(
     """The table program (when the executor runs) and the evidence checks on what was read."""
     program = page = None
     if margin is not None:
-        program, page = table_program(g.claim.claim, [_element(x) for x in g.evidence], store)
+        elements = [_element(x) for x in g.evidence]
+        program, page = table_program(g.claim.claim, elements, store, g.table)
     checks = None
     if options.evidence_checks:
         similarity = evidence_similarity(g.evidence)  # the retrieval's top, before the window

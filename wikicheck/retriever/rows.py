@@ -20,6 +20,9 @@ Two steps fix that, after cell selection (:func:`with_named_rows`):
    data cell elsewhere in the row is shown and read with it: the key cell follows the cell in
    the evidence (the verifier writes cells of one row together), and
    :attr:`wikicheck.model.Evidence.row_key` carries its text for every display.
+
+A cell these steps bring that retrieval ranked lower moves up beside its row, keeping its own
+scores: left where it ranked, the other rows' keys would push it past the cell budget.
 """
 
 from __future__ import annotations
@@ -136,10 +139,27 @@ def with_named_rows(
             tables[key] = _Table(cells)
         return tables[key]
 
-    present = {ev.id for ev in evidence}
+    later = {ev.id: ev for ev in evidence}  # retrieved, not yet placed: may move up
+    present: set[str] = set()
     named: dict[tuple[str, int], dict[int, Element]] = {}
     out: list[Evidence] = []
+
+    def place(cell: Element, score: float, reason: str) -> Evidence | None:
+        """Put ``cell`` next in the evidence: its retrieved entry moved up when it has one
+        (a key cell ranked below the budget would otherwise be cut), else a new one."""
+        if cell.id in present:
+            return None
+        present.add(cell.id)
+        moved = later.pop(cell.id, None)
+        added = moved or Evidence(cell, score=score, scores={reason: score})
+        out.append(added)
+        return added
+
     for ev in evidence:
+        if ev.id in present:  # already placed beside its row
+            continue
+        present.add(ev.id)
+        later.pop(ev.id, None)
         el = ev.element
         if el.type != "cell" or el.table is None or el.row is None:
             out.append(ev)
@@ -156,18 +176,15 @@ def with_named_rows(
         if key_cell is not None and key_cell.id != el.id and not el.row_headers:
             ev.row_key = key_cell.text
         out.append(ev)
-        if key_cell is not None and key_cell.id not in present and not el.row_headers:
-            present.add(key_cell.id)
-            out.append(Evidence(key_cell, score=ev.score, scores={"row_key_of": ev.score}))
+        if key_cell is not None and not el.row_headers:
+            place(key_cell, ev.score, "row_key_of")
         if first and keys:  # the named rows' cells the claim reads, next to the table's best
             columns = table.read_columns(claim_words, {k.col or 0 for k in keys.values()})
             for row, key_el in sorted(keys.items()):
                 for cell in sorted(table.rows[row], key=lambda e: e.col or 0):
-                    if cell.id in present or (cell.col or 0) not in columns and cell is not key_el:
+                    if (cell.col or 0) not in columns and cell is not key_el:
                         continue
-                    present.add(cell.id)
-                    added = Evidence(cell, score=ev.score, scores={"named_row": ev.score})
-                    if cell is not key_el and not cell.row_headers:
+                    added = place(cell, ev.score, "named_row")
+                    if added is not None and cell is not key_el and not cell.row_headers:
                         added.row_key = key_el.text
-                    out.append(added)
     return within_cell_budget(out, max_cells)

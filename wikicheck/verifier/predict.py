@@ -114,7 +114,12 @@ def whole_table(claim: str, elements: Sequence[Element]) -> list[Element]:
     return focus_table(claim, ranked)
 
 
-def with_named_table(claim: str, evidence: Sequence[Evidence], store: Any) -> list[Evidence] | None:
+def with_named_table(
+    claim: str,
+    evidence: Sequence[Evidence],
+    store: Any,
+    chosen: tuple[str, int, bool] | None = None,
+) -> list[Evidence] | None:
     """Retrieved ``evidence`` with the claim's own table read whole; None when the evidence
     holds no table of a page the claim names.
 
@@ -123,9 +128,10 @@ def with_named_table(claim: str, evidence: Sequence[Evidence], store: Any) -> li
     better. The table is :func:`claim_table`'s (the one :func:`table_program` runs on), and only
     when it is on a page the claim names; its elements (:func:`whole_table`) take the place of
     its retrieved cells, at the first one's rank (the top, when none was retrieved), the
-    retrieved ones keeping their scores. The caller reads the result in document order, as it reads a given table.
+    retrieved ones keeping their scores. The caller reads the result in document order, as it
+    reads a given table. ``chosen``: :func:`claim_table`'s answer when the caller has it.
     """
-    chosen = claim_table(claim, [ev.element for ev in evidence], store)
+    chosen = chosen or claim_table(claim, [ev.element for ev in evidence], store)
     if chosen is None or not chosen[2]:
         return None
     page, table, _ = chosen
@@ -224,11 +230,14 @@ def table_verdict(claim: str, evidence: list[Element], store: Any) -> Verdict | 
 
 
 def table_program(
-    claim: str, evidence: list[Element], store: Any
+    claim: str,
+    evidence: list[Element],
+    store: Any,
+    chosen: tuple[str, int, bool] | None = None,
 ) -> tuple[Verdict | None, str | None]:
-    """:func:`table_verdict` on the claim's table (:func:`claim_table`) and the page of the
-    table it ran on (None: no table)."""
-    chosen_table = claim_table(claim, evidence, store)
+    """:func:`table_verdict` on the claim's table (:func:`claim_table`; ``chosen`` when the
+    caller has it) and the page of the table it ran on (None: no table)."""
+    chosen_table = chosen or claim_table(claim, evidence, store)
     if chosen_table is None:
         return None, None
     page, table, _ = chosen_table
