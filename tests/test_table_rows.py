@@ -91,10 +91,12 @@ def test_a_named_rows_key_ranked_low_moves_up_beside_its_row_within_the_budget()
     claim = SimpleNamespace(text="the home team of carlton play on june 4 1960")
     out = with_named_rows([*dates, carlton], Store(cells), claim, max_cells=6)
     ids = _ids(out)
-    # the named row's key comes right after the table's best cell, keeping its own scores,
-    # and is not cut by the budget that the other rows' keys fill
+    # the named row's key comes right after the table's best cell and ranks with it (its own
+    # scores kept), and is not cut by the budget that the other rows' keys fill
     assert ids[:3] == [dates[0].id, cells[0].id, carlton.id]
-    assert out[2] is carlton and out[2].scores == {"bm25": 0.5}
+    assert out[2] is carlton and out[2].score == 2.0
+    assert out[2].scores == {"bm25": 0.5, "named_row": 2.0}
+    assert [ev.score for ev in out] == sorted((ev.score for ev in out), reverse=True)
     assert len(ids) == len(set(ids)) == 6
     assert dates[2].id in ids and out[ids.index(dates[2].id)].row_key == "carlton"
 

@@ -21,8 +21,9 @@ Two steps fix that, after cell selection (:func:`with_named_rows`):
    the evidence (the verifier writes cells of one row together), and
    :attr:`wikicheck.model.Evidence.row_key` carries its text for every display.
 
-A cell these steps bring that retrieval ranked lower moves up beside its row, keeping its own
-scores: left where it ranked, the other rows' keys would push it past the cell budget.
+A cell these steps bring that retrieval ranked lower moves up beside its row and ranks with it
+(its own scores kept): left where it ranked, the other rows' keys would push it past the cell
+budget.
 """
 
 from __future__ import annotations
@@ -145,13 +146,18 @@ def with_named_rows(
     out: list[Evidence] = []
 
     def place(cell: Element, score: float, reason: str) -> Evidence | None:
-        """Put ``cell`` next in the evidence: its retrieved entry moved up when it has one
-        (a key cell ranked below the budget would otherwise be cut), else a new one."""
+        """Put ``cell`` next in the evidence with its row's ``score``: its retrieved entry moved
+        up when it has one (a key cell ranked below the budget would otherwise be cut; its own
+        scores are kept beside ``reason``), else a new one."""
         if cell.id in present:
             return None
         present.add(cell.id)
-        moved = later.pop(cell.id, None)
-        added = moved or Evidence(cell, score=score, scores={reason: score})
+        added = later.pop(cell.id, None)
+        if added is None:
+            added = Evidence(cell, score=score, scores={reason: score})
+        elif score > added.score:
+            added.score = score
+            added.scores[reason] = score
         out.append(added)
         return added
 
