@@ -145,13 +145,23 @@ def test_the_claims_own_table_is_read_whole_in_place_of_its_retrieved_cells():
     store = Store(table)
     other = Element(id="Alfa Romeo_sentence_0", page="Alfa Romeo", type="sentence",
                     text="Alfa Romeo is an Italian carmaker.", position=0)  # fmt: skip
+    lead = Element(id=f"{PAGE}_sentence_0", page=PAGE, type="sentence",
+                   text="The race was won by Nino Farina.", position=0)  # fmt: skip
     fangio, farina = table[2], table[8]  # two "Alfa Romeo" cells of other drivers' rows
-    retrieved = [Evidence(other, score=0.9), Evidence(fangio, score=0.8), Evidence(farina, 0.7)]
+    retrieved = [Evidence(lead, score=0.95), Evidence(other, score=0.9),
+                 Evidence(fangio, score=0.8), Evidence(farina, 0.7)]  # fmt: skip
     read = with_named_table(CLAIM, retrieved, store)
-    # the whole table (Ascari's Ferrari cell too) at the rank of its first retrieved cell
-    assert _ids(read)[0] == other.id
+    # the named page's evidence, its whole table (Ascari's Ferrari cell too) at the rank of its
+    # first retrieved cell; another page's sentence is not read beside it
+    assert _ids(read)[0] == lead.id
     assert sorted(_ids(read)[1:]) == sorted(el.id for el in table)
+    assert other.id not in _ids(read)
     assert next(ev for ev in read if ev.id == fangio.id).score == 0.8  # retrieved: score kept
+    # evidence that is mostly cells keeps every page's
+    mostly_cells = [Evidence(other, score=0.9), Evidence(fangio, score=0.8)] + [
+        Evidence(el, score=0.1) for el in table[3:6]
+    ]
+    assert other.id in _ids(with_named_table(CLAIM, mostly_cells, store))
     # a table of a page the claim does not name is left as retrieved
     assert with_named_table("Nino Farina drove an Alfa Romeo.", retrieved, store) is None
     assert with_named_table(CLAIM, [Evidence(other, score=0.9)], store) is None

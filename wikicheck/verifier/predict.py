@@ -21,6 +21,7 @@ from wikicheck.indexer.stores.base import tokens
 from wikicheck.model import Element, Evidence
 from wikicheck.verifier.focus import focus_table
 from wikicheck.verifier.model import agreeing_with
+from wikicheck.verifier.sufficiency import table_evidence
 from wikicheck.verifier.tables import Verdict, combine, execute, executor_probabilities
 
 __all__ = [
@@ -120,16 +121,21 @@ def with_named_table(
     store: Any,
     chosen: tuple[str, int, bool] | None = None,
 ) -> list[Evidence] | None:
-    """Retrieved ``evidence`` with the claim's own table read whole; None when the evidence
-    holds no table of a page the claim names.
+    """What the model reads of retrieved ``evidence`` when it holds a table of a page the claim
+    names: that page's retrieved evidence with the claim's own table read whole; None otherwise.
 
     Why: retrieval brings a dozen cells of a table, scattered over rows and shown best first; the
     model reads a table given whole, row by row (the setting it is trained and calibrated in),
     better. The table is :func:`claim_table`'s (the one :func:`table_program` runs on), and only
     when it is on a page the claim names; its elements (:func:`whole_table`) take the place of
     its retrieved cells, at the first one's rank (the top, when none was retrieved), the
-    retrieved ones keeping their scores. The caller reads the result in document order, as it
-    reads a given table. ``chosen``: :func:`claim_table`'s answer when the caller has it.
+    retrieved ones keeping their scores. Unless the evidence is mostly table cells
+    (:func:`~wikicheck.verifier.sufficiency.table_evidence`), other pages' evidence is left out
+    of the reading: the claim names its page, and distractor cells and sentences beside a table
+    read whole are what the model, trained on tables given alone, mistakes most (the shown
+    evidence keeps them).
+    The caller reads the result in document order, as it reads a given table. ``chosen``:
+    :func:`claim_table`'s answer when the caller has it.
     """
     chosen = chosen or claim_table(claim, [ev.element for ev in evidence], store)
     if chosen is None or not chosen[2]:
@@ -140,10 +146,14 @@ def with_named_table(
     }
     elements = [el for el in store.page_elements(page) if el.table == table]
     block = [retrieved.get(el.id) or Evidence(el) for el in whole_table(claim, elements)]
+    # Evidence that is mostly cells keeps every page: chosen on the tune sets, where FEVEROUS-S
+    # claims whose retrieval brought other pages' tables lost the sentences they needed.
+    tabular = table_evidence([ev.element for ev in evidence])
+    own = [ev for ev in evidence if ev.element.page == page or tabular]
     if not retrieved:
-        return block + list(evidence)
+        return block + own
     out: list[Evidence] = []
-    for ev in evidence:
+    for ev in own:
         if ev.id not in retrieved:
             out.append(ev)
         elif block:
