@@ -7,7 +7,9 @@ of ``../shared/data/distill/pairs.jsonl.gz``:
 - ``--eval FILE``: the evaluation sets (``wikicheck.verifier.training.evalsets``; default
   FEVEROUS-S held-out, InfoTabs dev, TabFact val held-out half, SEM-TAB-FACTS dev), every pair;
 - ``--tables FILE --tables-n N``: N generated table statements (``synthetic_tables``: TabFact-train,
-  InfoTabs-train and OTT-QA tables only) for the optional table pre-training stage.
+  InfoTabs-train and OTT-QA tables only) for the optional table pre-training stage;
+- ``--student DIR``: the shipped MiniLM's weights as one int8 piece (about 22 MiB; its fp16 file
+  would not fit beside the pairs), for the distillation step (``device_train_large.py --student``).
 
 Windows count tokens with the shipped MiniLM tokenizer (as the distillation pairs were built), so
 figures match ``../shared/data/distill/SOURCE.md``. Prints each file's size: with the repository
@@ -52,6 +54,7 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--tables", default="", help="write generated table statements here")
     ap.add_argument("--tables-n", type=int, default=30000)
+    ap.add_argument("--student", default="", help="write the shipped MiniLM as an int8 piece here")
     ap.add_argument("--max-length", type=int, default=256)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -71,6 +74,14 @@ def main() -> None:
     if args.tables:
         exs = synthetic_tables(data_dir, tok, args.max_length, limit=args.tables_n, seed=args.seed)
         _write(Path(args.tables), [[e.claim, e.evidence, e.label, e.source] for e in exs])
+    if args.student:
+        from safetensors.torch import load_file
+
+        from wikicheck.verifier.row_int8 import write_pieces
+
+        state = load_file(str(Path(DEFAULT_MODEL) / "model.safetensors"))
+        for path in write_pieces(state, args.student, 64 * 2**20):
+            print(f"{path}: {path.stat().st_size / 2**20:.1f} MiB", flush=True)
 
 
 if __name__ == "__main__":

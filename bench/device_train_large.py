@@ -12,9 +12,15 @@ and pairs built here (``bench/device_pairs.py``, ``../shared/data/distill/pairs.
 4. scores the model alone on ``--eval`` (2-way on FEVEROUS-S and TabFact, 3-way elsewhere);
 5. writes the teacher's probabilities for ``--soft-pairs`` (default: the table statements), for
    distillation into the small model;
+6. with ``--student`` (the shipped MiniLM as an int8 piece, ``bench/device_pairs.py --student``):
+   labels the training pairs and table statements with the teacher just trained, distils the
+   MiniLM towards those probabilities for at most ``--student-seconds``, scores it on ``--eval``
+   and returns its fp16 weights in byte parts of 15 MiB (``student/model.safetensors.00N``;
+   ``cat`` them in order), in place of the soft labels;
 
-and leaves in ``--out`` only small files: ``mix/`` (adapter, head, config, state; ``Verifier.load``
-reads it), ``tables/`` likewise, ``metrics.json``, ``soft_large.jsonl.gz``. Timings (pairs/s,
+and leaves in ``--out`` only small files, at most the eight a call returns: ``mix/`` (adapter,
+head, config, state; ``Verifier.load`` reads it), ``metrics.json``, and ``soft_large.jsonl.gz`` or
+the student's three parts. Timings (pairs/s,
 seconds per stage) go into ``metrics.json`` with the device's name.
 
 ``--tiny`` runs everything on a tiny random MPNet (``tests/tiny_mpnet.py``) sent through the same
@@ -152,6 +158,83 @@ def _load(folder: Path, base_dir: Path, state: dict):
     return model.eval()
 
 
+STUDENT_DIR = Path("wikicheck/verifier/models/wikicheck-minilm-verifier")
+PART_BYTES = 15 * 2**20
+
+
+def _student_base(args, work: Path) -> Path:
+    """A loadable folder of the student to start from: its int8 piece dequantized, with the
+    config and tokenizer files that travel with the repository."""
+    from safetensors.torch import save_file
+
+    from wikicheck.verifier.row_int8 import read_pieces
+
+    folder = work / "student-base"
+    folder.mkdir()
+    source = Path(args.student)
+    meta = source if (source / "config.json").is_file() else STUDENT_DIR
+    for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt",
+                 "special_tokens_map.json"):  # fmt: skip
+        if (meta / name).is_file():
+            shutil.copy(meta / name, folder / name)
+    state = read_pieces(sorted(source.glob("piece-*.safetensors")))
+    save_file({k: v.contiguous() for k, v in state.items()}, str(folder / "model.safetensors"))
+    return folder
+
+
+def _student(args, teacher, tok, out: Path, work: Path, metrics: dict) -> None:
+    """Distil the small verifier from the teacher just trained, score it, return it in parts."""
+    import torch
+
+    from wikicheck.verifier.model import Verifier
+    from wikicheck.verifier.train import TrainConfig, train
+    from wikicheck.verifier.training.large import evaluate_sets, predict_probs
+
+    window = 64 if args.tiny else 256
+    claims, evidence, labels, _ = _read(args.pairs)
+    if args.tables:
+        more = _read(args.tables)
+        claims, evidence, labels = claims + more[0], evidence + more[1], labels + more[2]
+    start = time.perf_counter()
+    soft = predict_probs(teacher, tok, claims, evidence, max_length=window)
+    info: dict = {"pairs": len(claims), "label_seconds": round(time.perf_counter() - start, 1)}
+    log(f"student: {len(claims)} pairs labelled by the teacher in {info['label_seconds']} s")
+    teacher.to("cpu")
+    torch.cuda.empty_cache() if torch.cuda.is_available() else None
+    cfg = TrainConfig(
+        out_dir=str(work / "student"), base_model=str(_student_base(args, work)),
+        max_length=window, batch_size=4 if args.tiny else args.student_batch,
+        lr=args.student_lr, epochs=args.student_epochs, time_limit=args.student_seconds,
+        checkpoint_every=10**9, device="cpu" if args.tiny else "auto",
+        extra={"distill": {"temperature": 2.0, "alpha": 0.5}},
+    )  # fmt: skip
+    start = time.perf_counter()
+    steps: list[int] = []
+
+    def on_step(step: int, total: int, loss: float) -> None:
+        if not steps or step == total or time.perf_counter() - steps[-1] > 30:
+            log(f"student: step {step}/{total} loss {loss:.4f}")
+            steps[:] = [time.perf_counter()]
+        info.update(step=step, total=total)
+
+    path = train(cfg, claims, evidence, labels, soft=soft, on_step=on_step)
+    info["seconds"] = round(time.perf_counter() - start, 1)
+    info["pairs_per_s"] = round(info["step"] * cfg.batch_size / max(info["seconds"], 1e-9), 1)
+    student = Verifier.load(path, device="cpu" if args.tiny else "auto")
+    claims, evidence, labels, sets = _read(args.eval)
+    probs = student.predict_pairs(claims, evidence, batch_size=128)
+    info["eval"] = evaluate_sets(probs, labels, sets, TWO_WAY)
+    log(f"student eval: {json.dumps(info['eval'])}")
+    data = (path / "model.safetensors").read_bytes()
+    (out / "student").mkdir(exist_ok=True)
+    for i in range(0, len(data), PART_BYTES):
+        (out / "student" / f"model.safetensors.{i // PART_BYTES + 1:03d}").write_bytes(
+            data[i : i + PART_BYTES]
+        )
+    info["bytes"] = len(data)
+    metrics["student"] = info
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pieces", default="/root/wikicheck-base")
@@ -168,6 +251,11 @@ def main() -> None:
     ap.add_argument("--lora-rank", type=int, default=16)
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--out", default=os.environ.get("OUT", "device-out"))
+    ap.add_argument("--student", default="", help="the small model's int8 piece folder: distil it")
+    ap.add_argument("--student-seconds", type=float, default=150)
+    ap.add_argument("--student-epochs", type=float, default=2.0)
+    ap.add_argument("--student-lr", type=float, default=3e-5)
+    ap.add_argument("--student-batch", type=int, default=32)
     ap.add_argument("--tiny", action="store_true", help="dry run: tiny random MPNet, CPU")
     args = ap.parse_args()
     import torch
@@ -213,7 +301,20 @@ def main() -> None:
     metrics["eval_seconds"] = round(time.perf_counter() - start, 1)
     log(f"eval: {json.dumps(metrics['eval'])}")
     soft = args.soft_pairs or args.tables
-    if soft:
+    if args.tiny and args.student == "tiny":
+        from tests.tiny_model import tiny_checkpoint
+        from wikicheck.model import LABELS
+        from wikicheck.verifier.row_int8 import write_pieces
+
+        small = tiny_checkpoint(work / "tiny-student", dict(enumerate(LABELS)))
+        from safetensors.torch import load_file
+
+        write_pieces(load_file(str(small / "model.safetensors")), small, 40_000)
+        (small / "model.safetensors").unlink()
+        args.student = str(small)
+    if args.student:
+        _student(args, model, tok, out, work, metrics)
+    elif soft:
         start = time.perf_counter()
         claims, evidence, _, _ = _read(soft)
         probs = predict_probs(model, tok, claims, evidence, max_length=64 if args.tiny else 256)
@@ -222,6 +323,8 @@ def main() -> None:
                 f.write(json.dumps([round(x, 5) for x in p]) + "\n")
         metrics["soft"] = {"pairs": len(probs), "file": soft,
                            "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
+    # Only 8 files come back from a call: the first stage lives on in mix/, its folder goes.
+    shutil.rmtree(out / "tables", ignore_errors=True)
     metrics["wall_seconds"] = round(time.perf_counter() - wall, 1)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
     too_big = [p for p in out.rglob("*") if p.is_file() and p.stat().st_size > LIMIT_MIB * 2**20]

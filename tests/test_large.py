@@ -246,18 +246,19 @@ _BLOCK = """
 import importlib.abc, runpy, sys
 class Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name.split('.')[0] in ('pydantic', 'spacy', 'tantivy', 'elasticsearch'):
+        if name.split('.')[0] in ('pydantic', 'spacy', 'tantivy', 'elasticsearch', 'orjson',
+                                  'fastapi', 'pysbd'):
             raise ImportError('not on the GPU machine: ' + name)
 sys.meta_path.insert(0, Block())
-sys.argv = ['bench/device_train_large.py', '--tiny', '--out', sys.argv[1]]
+sys.argv = ['bench/device_train_large.py', '--tiny', '--student', 'tiny', '--out', sys.argv[1]]
 runpy.run_path('bench/device_train_large.py', run_name='__main__')
 """
 
 
 @pytest.mark.slow
 def test_device_script_dry_run_needs_nothing_the_gpu_machine_lacks(tmp_path):
-    """``--tiny`` runs every step (pieces, two stages, eval, soft labels) with spaCy, tantivy
-    and pydantic unimportable, as on the GPU machine."""
+    """``--tiny`` runs every step (pieces, two stages, eval, the student distilled and returned
+    in parts) with spaCy, tantivy, pydantic and orjson unimportable, as on the GPU machine."""
     res = subprocess.run(
         [sys.executable, "-c", _BLOCK, str(tmp_path / "out")],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
@@ -269,4 +270,10 @@ def test_device_script_dry_run_needs_nothing_the_gpu_machine_lacks(tmp_path):
     assert set(metrics["eval"]) == {"feverous_s_heldout", "infotabs_dev"}
     assert metrics["stages"]["mix"]["step"] == metrics["stages"]["mix"]["total"]
     assert (tmp_path / "out" / "mix" / "adapter.safetensors").exists()
-    assert (tmp_path / "out" / "soft_large.jsonl.gz").exists()
+    assert not (tmp_path / "out" / "tables").exists()  # only 8 files come back from a call
+    student = metrics["student"]
+    assert student["step"] == student["total"] and set(student["eval"]) == set(metrics["eval"])
+    parts = sorted((tmp_path / "out" / "student").iterdir())
+    assert sum(p.stat().st_size for p in parts) == student["bytes"]
+    files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert len(files) <= 8

