@@ -118,8 +118,10 @@ def _stage(args, name: str, pairs: str, seconds: float, init: str, state: dict, 
     )  # fmt: skip
     if args.tiny:
         cfg.max_length, cfg.batch_size, cfg.lr = 64, 4, 5e-3
+    state_file = Path(cfg.out_dir) / "state.json"
+    begin = json.loads(state_file.read_text())["step"] if resume and state_file.is_file() else 0
     start = time.perf_counter()
-    last = {"t": start, "step": 0}
+    last = {"t": start, "step": begin}
 
     def on_step(step: int, total: int, loss: float) -> None:
         now = time.perf_counter()
@@ -132,9 +134,9 @@ def _stage(args, name: str, pairs: str, seconds: float, init: str, state: dict, 
                       on_step=on_step)  # fmt: skip
     seconds_taken = time.perf_counter() - start
     log(f"{name}: stopped at step {out['step']} of {out['total']} after {seconds_taken:.0f} s")
-    return {"pairs": len(claims), "step": out["step"], "total": out["total"],
+    return {"pairs": len(claims), "from_step": begin, "step": out["step"], "total": out["total"],
             "seconds": round(seconds_taken, 1), "train_seconds": out["seconds"],
-            "pairs_per_s": round(out["step"] * cfg.batch_size / max(out["seconds"], 1e-9), 1),
+            "pairs_per_s": round((out["step"] - begin) * cfg.batch_size / max(out["seconds"], 1e-9), 1),
             "loss_last_50": round(sum(out["losses"][-50:]) / max(1, len(out["losses"][-50:])), 4)}  # fmt: skip
 
 

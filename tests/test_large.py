@@ -126,11 +126,31 @@ def test_cli_assemble_reports_a_missing_part(tmp_path, monkeypatch):
 # -- the model -----------------------------------------------------------------------------------
 
 
-def test_untrained_large_model_is_refused_with_how_to_train_it():
+def test_untrained_large_model_is_refused_with_how_to_train_it(tmp_path):
+    folder = tmp_path / "untrained"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"wikicheck_large": {"base": "x"}}))
     with pytest.raises(ModelError, match="the large verifier's adapters are not trained yet"):
-        Verifier.load("large")
+        Verifier.load(str(folder))
     with pytest.raises(ModelError, match="bench/device_train_large.py"):
-        Verifier.load(str(large.LARGE_MODEL))
+        large.load_large(folder)
+
+
+def test_the_shipped_adapters_fit_mpnet_base_at_their_rank():
+    """The files of ``--model large``: every target of every layer has its two LoRA factors of
+    the configured rank, sized for MPNet-base (768 hidden, 3,072 feed-forward), and the base they
+    were trained on is the checked one, after the int8 transport they were trained through."""
+    from safetensors.torch import load_file
+
+    config = json.loads((large.LARGE_MODEL / "config.json").read_text())["wikicheck_large"]
+    assert config["base"] == "all-mpnet-base-v2" and config["base_weights"] == "int8-rows"
+    rank = config["lora"]["rank"]
+    adapter = load_file(str(large.LARGE_MODEL / "adapter.safetensors"))
+    assert len(adapter) == 12 * len(config["lora"]["targets"]) * 2
+    for name, tensor in adapter.items():
+        assert rank in tensor.shape and set(tensor.shape) <= {rank, 768, 3072}, name
+    head = load_file(str(large.LARGE_MODEL / "head.safetensors"))
+    assert [tuple(t.shape) for t in head.values()] in ([(3, 768), (3,)], [(3,), (3, 768)])
 
 
 PAIRS = (
@@ -172,6 +192,10 @@ def test_lora_training_learns_and_resumes_from_the_saved_step(tmp_path, tiny_bas
         train_large(_cfg(tmp_path / "cut", tiny_base), *PAIRS, on_step=crash)
     saved = json.loads((tmp_path / "cut" / "state.json").read_text())
     assert saved["step"] == 5
+    # a run started from a first stage's folder on the GPU machine: that folder is not here
+    saved["config"]["init"] = "/root/out/tables"
+    saved["config"]["out_dir"] = "/root/out/mix"
+    (tmp_path / "cut" / "state.json").write_text(json.dumps(saved))
     seen: list[int] = []
     cfg = _cfg(tmp_path / "cut", tiny_base, workers=1)  # a speed setting may change
     state = train_large(cfg, *PAIRS, resume=True, on_step=lambda s, t, loss: seen.append(s))

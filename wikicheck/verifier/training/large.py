@@ -198,8 +198,12 @@ def _lr_factor(step: int, warm: int, total: int) -> float:
 
 def _checked_resume(cfg: LargeTrainConfig, out: Path) -> int:
     state = json.loads((out / "state.json").read_text(encoding="utf-8"))
-    mine = {k: v for k, v in asdict(cfg).items() if k not in SPEED_ONLY}
-    theirs = {k: v for k, v in state["config"].items() if k not in SPEED_ONLY}
+    # ``init`` is read at step 0 only (its weights live on in the saved adapters), and the run
+    # that wrote it may have named a folder of another machine, as ``out_dir`` may (a run goes
+    # on from a copy of its folder).
+    ignored = (*SPEED_ONLY, "init", "out_dir")
+    mine = {k: v for k, v in asdict(cfg).items() if k not in ignored}
+    theirs = {k: v for k, v in state["config"].items() if k not in ignored}
     if mine != theirs:
         changed = sorted(k for k in mine if mine[k] != theirs.get(k))
         raise ConfigError(
