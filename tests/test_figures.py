@@ -128,3 +128,28 @@ def test_a_markdown_file_under_a_covered_folder_does_not_make_a_result_stale(rep
     (repo / "pkg" / "sub" / "README.md").write_text("notes\n")
     _commit(repo, "docs")
     assert figures.check_stale(figures.load_results(_results(repo, measured)), repo) == (True, [])
+
+
+def test_an_opt_in_models_files_move_only_the_figures_that_name_its_folder(
+    repo, monkeypatch
+) -> None:
+    """``--model large``'s folder sits under the verifier's: a figure measured with the default
+    model (covering the whole folder) is not moved by it; one covering the folder itself is."""
+    monkeypatch.setattr(figures, "OPT_IN_MODELS", ("pkg/sub/large",))
+    (repo / "pkg" / "sub" / "large").mkdir()
+    (repo / "pkg" / "sub" / "large" / "adapter.bin").write_text("0\n")
+    measured = _commit(repo, "measured")
+    (repo / "pkg" / "sub" / "large" / "adapter.bin").write_text("1\n")
+    _commit(repo, "opt-in model trained")
+    broad = figures.load_results(_results(repo, measured))  # covers pkg/sub and pkg/core.py
+    assert figures.check_stale(broad, repo) == (True, [])
+    narrow = repo / "narrow.toml"
+    narrow.write_text(
+        ROW.format(commit=measured, stale="").replace('"pkg/sub"]', '"pkg/sub/large"]')
+    )
+    ok, lines = figures.check_stale(figures.load_results(narrow), repo)
+    assert not ok and lines[0].startswith("STALE speed: pkg/sub/large changed")
+    (repo / "pkg" / "sub" / "a.py").write_text("y = 2\n")  # the rest of the folder still moves it
+    _commit(repo, "default model changed")
+    ok, lines = figures.check_stale(broad, repo)
+    assert not ok and "(pkg/sub/a.py)" in lines[0]
