@@ -20,8 +20,8 @@ and pairs built here (``bench/device_pairs.py``, ``../shared/data/distill/pairs.
 
 and leaves in ``--out`` only small files, at most the eight a call returns: ``mix/`` (adapter,
 head, config, state; ``Verifier.load`` reads it), ``metrics.json``, and ``soft_large.jsonl.gz`` or
-the student's three parts. Timings (pairs/s,
-seconds per stage) go into ``metrics.json`` with the device's name.
+the student's three parts. Timings (pairs/s, seconds per stage) go into ``metrics.json`` with the
+device's name.
 
 ``--tiny`` runs everything on a tiny random MPNet (``tests/tiny_mpnet.py``) sent through the same
 int8 pieces, on the CPU, with a few pairs: the dry run that catches typos before GPU time is spent.
@@ -202,7 +202,8 @@ def _student(args, teacher, tok, out: Path, work: Path, metrics: dict) -> None:
     info: dict = {"pairs": len(claims), "label_seconds": round(time.perf_counter() - start, 1)}
     log(f"student: {len(claims)} pairs labelled by the teacher in {info['label_seconds']} s")
     teacher.to("cpu")
-    torch.cuda.empty_cache() if torch.cuda.is_available() else None
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
     cfg = TrainConfig(
         out_dir=str(work / "student"), base_model=str(_student_base(args, work)),
         max_length=window, batch_size=4 if args.tiny else args.student_batch,
@@ -255,7 +256,8 @@ def main() -> None:
     ap.add_argument("--out", default=os.environ.get("OUT", "device-out"))
     ap.add_argument("--student", default="", help="the small model's int8 piece folder: distil it")
     ap.add_argument("--student-seconds", type=float, default=150)
-    ap.add_argument("--student-epochs", type=float, default=2.0)
+    # a schedule that ends within --student-seconds (a cut one leaves the rate near its peak)
+    ap.add_argument("--student-epochs", type=float, default=0.5)
     ap.add_argument("--student-lr", type=float, default=3e-5)
     ap.add_argument("--student-batch", type=int, default=32)
     ap.add_argument("--tiny", action="store_true", help="dry run: tiny random MPNet, CPU")
