@@ -79,8 +79,17 @@ def test_malformed_hub_id_is_refused_before_any_network():
         Verifier.load("../not a model//x")
 
 
-def test_missing_hub_model_is_a_model_error(monkeypatch):
+def _offline(monkeypatch) -> None:
+    """Offline mode as the hub library sees it: it reads the variable once, at import, so a
+    suite started without it would otherwise wait for the network to time out."""
+    import huggingface_hub.constants
+
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+
+
+def test_missing_hub_model_is_a_model_error(monkeypatch):
+    _offline(monkeypatch)
     with pytest.raises(ModelError, match="cannot load model 'nobody/no-such-model-xyz'"):
         Verifier.load("nobody/no-such-model-xyz")
 
@@ -543,7 +552,7 @@ def test_calibration_reads_training_claims_with_sentence_evidence_only(tmp_path)
 
 
 def test_offline_hub_id_says_offline_mode_is_why(monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    _offline(monkeypatch)
     with pytest.raises(ModelError, match="HF_HUB_OFFLINE is set, so only models already in"):
         Verifier.load("nobody/no-such-model-xyz")
 
