@@ -171,15 +171,19 @@ def _student_base(args, work: Path) -> Path:
 
     from wikicheck.verifier.row_int8 import read_pieces
 
+    source = Path(args.student)
+    pieces = sorted(source.glob("piece-*.safetensors"))
+    if not pieces:
+        raise SystemExit(f"--student {source}: no piece-*.safetensors there (write them with "
+                         "bench/device_pairs.py --student)")  # fmt: skip
     folder = work / "student-base"
     folder.mkdir()
-    source = Path(args.student)
     meta = source if (source / "config.json").is_file() else STUDENT_DIR
     for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt",
                  "special_tokens_map.json"):  # fmt: skip
         if (meta / name).is_file():
             shutil.copy(meta / name, folder / name)
-    state = read_pieces(sorted(source.glob("piece-*.safetensors")))
+    state = read_pieces(pieces)
     save_file({k: v.contiguous() for k, v in state.items()}, str(folder / "model.safetensors"))
     return folder
 

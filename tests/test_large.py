@@ -301,3 +301,21 @@ def test_device_script_dry_run_needs_nothing_the_gpu_machine_lacks(tmp_path):
     assert sum(p.stat().st_size for p in parts) == student["bytes"]
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
     assert len(files) <= 8
+
+
+def test_device_script_names_a_student_folder_without_pieces(tmp_path):
+    """``--student`` pointing at a folder with no int8 piece stops before any work, saying which
+    folder and how the pieces are made, instead of training a model of no weights."""
+    import importlib.util
+    import types
+
+    spec = importlib.util.spec_from_file_location(
+        "device_train_large", ROOT / "bench" / "device_train_large.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    empty = tmp_path / "student"
+    empty.mkdir()
+    with pytest.raises(SystemExit, match=r"--student .*student: no piece-\*\.safetensors"):
+        script._student_base(types.SimpleNamespace(student=str(empty)), tmp_path / "work")
+    assert not (tmp_path / "work" / "student-base").exists()
