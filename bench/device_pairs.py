@@ -8,8 +8,6 @@ of ``../shared/data/distill/pairs.jsonl.gz``:
   FEVEROUS-S held-out, InfoTabs dev, TabFact val held-out half, SEM-TAB-FACTS dev), every pair;
 - ``--tables FILE --tables-n N``: N generated table statements (``synthetic_tables``: TabFact-train,
   InfoTabs-train and OTT-QA tables only) for the optional table pre-training stage;
-- ``--score MODEL`` (with ``--eval FILE``, built or already there): the model alone on those pairs,
-  accuracy per set as ``device_train_large.py`` reports it (the anchor for a GPU run's scores);
 - ``--student DIR``: the shipped MiniLM's weights as one int8 piece (about 22 MiB; its fp16 file
   would not fit beside the pairs), for the distillation step (``device_train_large.py --student``).
 
@@ -49,24 +47,6 @@ def _write(path: Path, rows: list[list[str]]) -> None:
     print(f"{path}: {len(rows):,} pairs, {path.stat().st_size / 2**20:.1f} MiB", flush=True)
 
 
-def _score(model: str, pairs: Path, threads: int) -> None:
-    from wikicheck.verifier.model import Verifier
-    from wikicheck.verifier.training.distill import read_pairs
-    from wikicheck.verifier.training.large import evaluate_sets
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from device_train_large import TWO_WAY
-
-    data = read_pairs(pairs)
-    start = time.perf_counter()
-    probs = Verifier.load(model, device="cpu", threads=threads).predict_pairs(
-        data.claims, data.evidence
-    )
-    scores = evaluate_sets(probs, data.labels, data.sources, TWO_WAY)
-    print(json.dumps({"model": model, "pairs": str(pairs), "eval": scores,
-                      "seconds": round(time.perf_counter() - start, 1)}), flush=True)  # fmt: skip
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
@@ -74,8 +54,6 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--tables", default="", help="write generated table statements here")
     ap.add_argument("--tables-n", type=int, default=30000)
-    ap.add_argument("--score", default="", help="score this model alone on the --eval pairs")
-    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--student", default="", help="write the shipped MiniLM as an int8 piece here")
     ap.add_argument("--max-length", type=int, default=256)
     ap.add_argument("--seed", type=int, default=0)
@@ -85,7 +63,7 @@ def main() -> None:
 
     tok = AutoTokenizer.from_pretrained(str(DEFAULT_MODEL))
     data_dir = Path(args.data_dir)
-    if args.eval and not (args.score and Path(args.eval).is_file()):
+    if args.eval:
         rows = []
         for name in args.sets.split(","):
             start = time.perf_counter()
@@ -96,8 +74,6 @@ def main() -> None:
     if args.tables:
         exs = synthetic_tables(data_dir, tok, args.max_length, limit=args.tables_n, seed=args.seed)
         _write(Path(args.tables), [[e.claim, e.evidence, e.label, e.source] for e in exs])
-    if args.score:
-        _score(args.score, Path(args.eval), args.threads)
     if args.student:
         from safetensors.torch import load_file
 
