@@ -416,3 +416,63 @@ def test_a_general_two_column_table_is_not_read_as_an_infobox():
 
     untyped = [replace(el, table_type=None) for el in terms]
     assert execute("there are 3 terms in the table.", untyped) is None
+
+
+SEASON = table_elements(
+    "2007–08 Dallas Stars season",
+    [["date", "visitor", "home", "attendance"],
+     ["november 25", "dallas", "ny rangers", "18200"],
+     ["november 27", "ny rangers", "dallas", "17300"],
+     ["november 29", "boston", "dallas", "16100"],
+     ["december 2", "dallas", "boston", "15000"]],
+)  # fmt: skip
+
+
+def test_the_page_a_claim_names_is_its_context_not_a_value_of_a_row():
+    # "dallas" and "2007" are the page's words: neither is claimed of the november 25 row
+    verdict = execute(
+        "In the 2007–08 Dallas Stars season, the ny rangers play at home on november 25", SEASON
+    )
+    assert verdict is not None and verdict.label == SUPPORTS, verdict
+    assert "'dallas'" not in verdict.program
+    wrong = execute(
+        "In the 2007–08 Dallas Stars season, boston play at home on november 25", SEASON
+    )
+    assert wrong.label == REFUTES
+    # the title's year repeated in a date is not a stated value either
+    vfl = table_elements(
+        "1979 VFL season",
+        [["home team", "home team score", "venue", "crowd", "date"],
+         ["geelong", "15.17 (107)", "kardinia park", "21000", "23 june"],
+         ["essendon", "12.10 (82)", "windy hill", "18000", "23 june"],
+         ["richmond", "9.8 (62)", "mcg", "31000", "23 june"]],
+    )  # fmt: skip
+    verdict = execute("In the 1979 VFL season, geelong have a crowd of 21000 on 23 june 1979", vfl)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert "1979" not in verdict.program
+
+
+def test_a_number_inside_a_column_name_is_not_a_stated_value():
+    cells = table_elements(
+        "athlon x2",
+        [["model", "multi 1", "tdp"], ["athlon x2 4050e", "10.5", "45"],
+         ["athlon x2 4450e", "11.5", "45"], ["athlon x2 4850e", "12.5", "45"]],
+    )  # fmt: skip
+    verdict = execute("the athlon x2 4050e have a multi 1 of 10.5", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert execute("the athlon x2 4050e have a multi 1 of 12.5", cells).label == REFUTES
+
+
+def test_top_n_and_highest_n_are_ranks_not_extremes_or_counts():
+    assert _run("vijay singh be in the top 3 score") is None
+    assert _run("tiger woods have the highest 1 score of the usa player") is None
+    assert _run("nick price have the highest score") == ("superlative", SUPPORTS)
+
+
+def test_a_value_stated_in_relation_is_left_to_bound():
+    cells = table_elements(
+        "canoe", [["nation", "rank"], ["hungary", "1"], ["sweden", "4"], ["denmark", "7"]]
+    )
+    verdict = execute("denmark be rank below 7", cells)
+    assert verdict is None or verdict.op != "lookup"
+    assert execute("denmark be rank 7", cells).label == SUPPORTS

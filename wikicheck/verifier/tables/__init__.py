@@ -39,7 +39,7 @@ from wikicheck.verifier.tables.ranking import (
     superlative,
 )
 from wikicheck.verifier.tables.reading import bound, lookup, match
-from wikicheck.verifier.tables.text import parse_number, tokenize
+from wikicheck.verifier.tables.text import as_number, parse_number, tokenize
 
 __all__ = [
     "OPS",
@@ -118,12 +118,51 @@ OP_PRECISION: dict[tuple[str, str], float] = _load_precision()
 _CLAUSE_PUNCTUATION = re.compile(r"(?<=\S\S)(?=[,;:](?:\s|$))|(?<=\S)(?=\.\s*$)")
 
 
+#: What stands in for the words of the page title in a claim: a token no cell or cue matches.
+_TITLE_MASK = "\u2063"
+
+
+def _without_title(
+    toks: list[str], title: str, grid: TableGrid
+) -> tuple[list[str], frozenset[float]]:
+    """The claim's tokens with its naming of the table's page masked, and the title's numbers.
+
+    Why: the page a claim names is its subject's context, not a condition on a row. "In the
+    2007-08 Dallas Stars season, the ny ranger play at home on november 25" does not claim
+    "dallas" of the home column, nor "In the 1979 VFL season ... on 23 june 1979" the number
+    1979, nor "One Day" of the Sri Lanka One Day International records the number 1. A title
+    inside a longer cell the claim names ("athlon x2" in "athlon x2 4050e") stays: it is the
+    row's name there.
+    """
+    head = tokenize(_CLAUSE_PUNCTUATION.sub(" ", title))
+    n = len(head)
+    cells = [tokenize(grid.rows[r][c]) for r, c in grid.mentions(toks)]
+    out = list(toks)
+    for i in range(len(toks) - n + 1 if n else 0):
+        if toks[i : i + n] != head:
+            continue
+        if any(
+            len(cell) > n and toks[j : j + len(cell)] == cell
+            for cell in cells
+            for j in range(max(0, i + n - len(cell)), i + 1)
+        ):
+            continue
+        out[i : i + n] = [_TITLE_MASK] * n
+    context = frozenset(x for w in head if (x := as_number(w)) is not None)
+    return out, context
+
+
 def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | None:
     grid = TableGrid.from_cells(cells)
     if not grid.rows or not grid.headers:
         return None  # an infobox (key/value rows, no column headers) has nothing to count or rank
     toks = tokenize(_CLAUSE_PUNCTUATION.sub(" ", claim))
-    return Claim(toks, set(toks), grid.mentions(toks)), grid
+    context: frozenset[float] = frozenset()
+    title = next((el.page for el in cells if el.type == "cell" and el.page), "")
+    if title:
+        toks, context = _without_title(toks, title, grid)
+    words = set(toks) - {_TITLE_MASK}
+    return Claim(toks, words, grid.mentions(toks), context), grid
 
 
 def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:

@@ -15,10 +15,13 @@ from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
+    header_spans,
     mention_spans,
 )
 from wikicheck.verifier.tables.text import (
     LESS_WORDS,
+    MAX_WORDS,
+    MIN_WORDS,
     MORE_WORDS,
     RELATION_TEST,
     STOP_WORDS,
@@ -56,7 +59,7 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
     statements showed these shapes among the count operation's errors.
     """
     toks = claim.tokens
-    spans = mention_spans(claim, t)
+    spans = mention_spans(claim, t) + header_spans(claim, t)
     out = []
     for i, tok in enumerate(toks):
         n = as_number(tok)
@@ -65,9 +68,11 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
         before = toks[max(0, i - 3) : i]
         after = toks[i + 1 : i + 3]
         if any(a <= i < b for a, b in spans) or (before and before[-1] in "-:/#"):
-            continue  # part of a named cell ("ohio 6") or of a score / date / time
+            continue  # part of a named cell ("ohio 6") or column ("multi 1"), a score, date, time
         if before and before[-1] in _NOT_COUNT_BEFORE or "out" in before[-3:-1]:
             continue
+        if before[-1:] and before[-1] in MAX_WORDS | MIN_WORDS and before[-2:-1] != ["at"]:
+            continue  # a rank ("top 5", "the highest 1"), where "at least 2" is a count
         if before[-1:] and before[-1] in MONTH_WORDS or after[:1] and after[0] in MONTH_WORDS:
             continue  # a day of a date ("june 4 1960", "4 june")
         if after and (after[0] in _NOT_COUNT_AFTER | MORE_WORDS | LESS_WORDS or after[0] in "-:/"):

@@ -17,6 +17,7 @@ from wikicheck.verifier.tables.text import (
     contains_span,
     fmt_number,
     parse_number,
+    span_starts,
     tokenize,
 )
 
@@ -152,10 +153,13 @@ class Claim:
     tokens: list[str]
     words: set[str]
     mentions: list[tuple[int, int]]
+    #: Numbers of the table's page title ("1979" of "1979 VFL season"): the subject's context,
+    #: never a value the claim states of a row ("on 23 june 1979" in a table of that season).
+    context: frozenset[float] = frozenset()
 
     def numbers(self, skip: Sequence[tuple[int, int]] = ()) -> list[float]:
-        """The numbers among the tokens (not parts of scores, dates or times), outside ``skip``
-        (token spans)."""
+        """The numbers among the tokens (not parts of scores, dates or times, nor the page
+        title's), outside ``skip`` (token spans)."""
         out = []
         toks = self.tokens
         for i, tok in enumerate(toks):
@@ -163,8 +167,9 @@ class Claim:
             joined = (i > 0 and toks[i - 1] in "-:/") or (
                 i + 1 < len(toks) and toks[i + 1] in "-:/"
             )
-            if n is not None and not joined and not any(a <= i < b for a, b in skip):
-                out.append(n)
+            if n is None or joined or n in self.context or any(a <= i < b for a, b in skip):
+                continue
+            out.append(n)
         return out
 
 
@@ -191,11 +196,22 @@ def mention_spans(claim: Claim, t: TableGrid) -> list[tuple[int, int]]:
         (i, i + len(cell))
         for r, c in claim.mentions
         if (cell := tokenize(t.rows[r][c]))
-        for i in range(len(toks) - len(cell) + 1)
-        if toks[i : i + len(cell)] == cell
+        for i in span_starts(toks, cell)
+    ]
+
+
+def header_spans(claim: Claim, t: TableGrid) -> list[tuple[int, int]]:
+    """Token spans of the claim that are a column header holding a number ("multi 1")."""
+    toks = claim.tokens
+    return [
+        (i, i + len(head))
+        for h in t.headers.values()
+        if len(head := tokenize(h)) > 1 and any(as_number(w) is not None for w in head)
+        for i in span_starts(toks, head)
     ]
 
 
 def free_numbers(claim: Claim, t: TableGrid) -> list[float]:
-    """The claim's numbers outside the cells it names ("august 4" names a row, not a value)."""
-    return claim.numbers(skip=mention_spans(claim, t))
+    """The claim's numbers outside the cells it names ("august 4" names a row, not a value) and
+    the column headers it names ("multi 1" names a column)."""
+    return claim.numbers(skip=mention_spans(claim, t) + header_spans(claim, t))

@@ -22,6 +22,7 @@ from wikicheck.verifier.tables.text import (
     MIN_WORDS,
     MORE_WORDS,
     TOTAL_WORDS,
+    as_number,
     contains_span,
     fmt_number,
     tokenize,
@@ -39,8 +40,13 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     want = max if claim.words & MAX_WORDS else min if claim.words & MIN_WORDS else None
     if want is None or len(t.rows) < 3 or claim.words & set(_ORDINAL_WORDS):
         return None
-    rows_of = rows_by_mention(claim, t)
     toks = claim.tokens
+    if any(
+        w in MAX_WORDS | MIN_WORDS and as_number(toks[i + 1]) is not None
+        for i, w in enumerate(toks[:-1])
+    ):
+        return None  # "in the top 5", "the highest 3": among the first N, not the extreme one
+    rows_of = rows_by_mention(claim, t)
     often = any(w in _MOST_OFTEN and (i == 0 or toks[i - 1] != "at") for i, w in enumerate(toks))
     if often and len(rows_of) == 1:
         (c, v), rows = next(iter(rows_of.items()))
@@ -88,7 +94,11 @@ def _extreme_value(
     # N comes after the superlative ("episode 10 have the lowest rating" names a row) and is
     # a value of no other column
     elsewhere = {t.value(r, c) for r in range(len(t.rows)) for c in t.rows[r] if c != col}
-    stated = [n for n in Claim(toks[at[0] + 1 :], set(), []).numbers() if n not in elsewhere]
+    stated = [
+        n
+        for n in Claim(toks[at[0] + 1 :], set(), [], claim.context).numbers()
+        if n not in elsewhere
+    ]
     if len(stated) != 1 or len(claim.numbers()) != 1:
         return None
     ok = abs(best - stated[0]) <= 1e-6 * max(1.0, abs(best))
@@ -164,7 +174,9 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     if col in t.dates:
         return None  # days between two dates: not a difference of their values
     cut = claim.tokens.index("than")
-    stated = [n for n in Claim(claim.tokens[:cut], set(), []).numbers() if n not in (a, b)]
+    stated = [
+        n for n in Claim(claim.tokens[:cut], set(), [], claim.context).numbers() if n not in (a, b)
+    ]
     if a is None or b is None or len(stated) != 1:
         return None
     diff = a - b if more else b - a

@@ -28,9 +28,11 @@ from wikicheck.verifier.tables.text import (
     tokenize,
 )
 
-#: Words that put a stated value in relation to the row's rather than state it ("before 1932").
+#: Words that put a stated value in relation to the row's rather than state it ("before 1932",
+#: "rank below 7").
 _RELATIVE = frozenset(
-    "before after until since prior earlier later not never no n't without except".split()
+    "before after until since prior earlier later not never no n't without except below above "
+    "under over".split()
 )
 
 
@@ -61,7 +63,7 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
     free = free_numbers(claim, t)
     numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
-    if len(cols) == 1 and len(numbers) == 1:
+    if len(cols) == 1 and len(numbers) == 1 and not claim.words & _RELATIVE:
         have = t.value(row, cols[0])
         if have is not None:
             program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {fmt_number(numbers[0])}"

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from wikicheck.common.quantities import as_number, parse_number
-from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS
+from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS, stem
 
 __all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number"]
 
@@ -35,9 +35,22 @@ def tokenize(text: str) -> list[str]:
     return _SPLIT.sub(r" \1 ", text.lower().replace("\u2013", "-")).split()
 
 
-def contains_span(hay: list[str], needle: list[str]) -> bool:
+def _key(word: str) -> str:
+    return stem(word) if word[:1].isalpha() else word
+
+
+def span_starts(hay: list[str], needle: list[str]) -> list[int]:
+    """Where ``needle`` occurs in ``hay``, word by word up to a plural ending: TabFact statements
+    are lemmatised ("the chicago rocket" for the cell "chicago rockets", "the spur play")."""
     n = len(needle)
-    return n > 0 and any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+    if not n:
+        return []
+    keys, want = [_key(w) for w in hay], [_key(w) for w in needle]
+    return [i for i in range(len(hay) - n + 1) if keys[i : i + n] == want]
+
+
+def contains_span(hay: list[str], needle: list[str]) -> bool:
+    return bool(span_starts(hay, needle))
 
 
 def fmt_number(x: float) -> str:
