@@ -8,10 +8,12 @@ import pytest
 from wikicheck.common.quantities import (
     as_number,
     cell_value,
+    find_dates,
     number_strings,
     parse_date,
     parse_number,
     quantities,
+    same_day,
     same_value,
 )
 
@@ -60,7 +62,8 @@ def test_rounding_and_hedges():
 @pytest.mark.parametrize(
     "text, year, month",
     [("6 October 1852", 1852, 10), ("September 2, 2005", 2005, 9), ("2005-09-02", 2005, 9),
-     ("the 3rd of May 1990", 1990, 5), ("2 September", None, 9)],
+     ("the 3rd of May 1990", 1990, 5), ("2 September", None, 9),
+     ("november 24 , 1946", 1946, 11), ("24 november , 1946", 1946, 11)],
 )  # fmt: skip
 def test_dates_are_read_as_dates(text, year, month):
     d = parse_date(text)
@@ -97,3 +100,11 @@ def test_number_and_date_patterns_live_in_the_shared_parser():
                     if "\\d" in code and ("re." in code or 'r"' in code or "r'" in code):
                         found.append(f"{rel}:{n}: {line.strip()}")
     assert not found, "digit patterns outside wikicheck.common.quantities:\n" + "\n".join(found)
+
+
+def test_two_writings_of_one_day_are_the_same_day():
+    a, b, c, d = find_dates("november 24; 24 november 1946; november 25 , 1946; 24 november 1947")
+    month = find_dates("november 1946")[0]
+    assert same_day(a, b) and same_day(b, a)  # no year on one side: month and day decide
+    assert not same_day(b, c) and not same_day(b, d) and same_day(a, d)
+    assert not same_day(month, b)  # a month names no day

@@ -476,3 +476,20 @@ def test_a_value_stated_in_relation_is_left_to_bound():
     verdict = execute("denmark be rank below 7", cells)
     assert verdict is None or verdict.op != "lookup"
     assert execute("denmark be rank 7", cells).label == SUPPORTS
+
+
+def test_a_day_named_in_other_words_names_its_date_cell():
+    cells = table_elements(
+        "1946 San Francisco 49ers season",
+        [["week", "date", "opponent", "result"],
+         ["1", "september 8 , 1946", "new york yankees", "l 7 - 21"],
+         ["2", "november 24 , 1946", "chicago rockets", "w 14 - 7"],
+         ["3", "december 1 , 1946", "miami seahawks", "w 34 - 7"]],
+    )  # fmt: skip
+    verdict = execute("on november 24 , the team play against the chicago rocket", cells)
+    assert (verdict.op, verdict.label) == ("match", SUPPORTS), verdict
+    assert "date == 'november 24 , 1946'" in verdict.program
+    # the day's numbers are the date, not values stated of the row
+    assert "24" not in verdict.program.split("=")[-1]
+    assert execute("the team play the chicago rockets on 1 december", cells).label == REFUTES
+    assert execute("the team play the miami seahawks on december 1", cells).label == SUPPORTS

@@ -30,6 +30,8 @@ __all__ = [
     "year_strings",
     "numbers",
     "parse_date",
+    "find_dates",
+    "same_day",
     "parse_number",
     "quantities",
     "same_value",
@@ -73,8 +75,8 @@ _MONTHS = (
 MONTH_WORDS = frozenset(_MONTHS.split("|"))
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _DATE_RE = re.compile(
-    rf"\b(?:{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s+\d{{4}})?"
-    rf"|(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s+\d{{4}})?(?![\d,.]*\d)"
+    rf"\b(?:{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:\s?,?\s+\d{{4}})?"
+    rf"|(?:{_MONTHS})\.?\s+{_DAY}(?:\s?,?\s+\d{{4}})?(?![\d,.]*\d)"
     rf"|(?:{_MONTHS})\.?,?\s+\d{{4}}"
     r"|\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
@@ -236,6 +238,28 @@ def parse_date(text: str) -> Quantity | None:
     there is none. The year may be missing ("2 September"): such dates compare by month/day."""
     m = _DATE_RE.search(text)
     return _date_quantity(m) if m else None
+
+
+def find_dates(text: str) -> list[Quantity]:
+    """Every date in ``text`` (as :func:`parse_date` reads one), in order."""
+    return [q for m in _DATE_RE.finditer(text) if (q := _date_quantity(m)) is not None]
+
+
+def same_day(a: Quantity, b: Quantity) -> bool:
+    """Whether two dates name the same day: month and day equal, and the year too where both
+    write one ("november 24" is "november 24 , 1946"; a month alone names no day)."""
+    if not (a.granularity.startswith("day") and b.granularity.startswith("day")):
+        return False
+    if a.year is not None and b.year is not None:
+        return a.value == b.value
+    return _month_day(a) == _month_day(b)
+
+
+def _month_day(q: Quantity) -> tuple[int, int]:
+    if q.year is None:
+        return int(q.value) // 100, int(q.value) % 100
+    d = date.fromordinal(int(q.value))
+    return d.month, d.day
 
 
 def _date_quantity(m: re.Match) -> Quantity | None:

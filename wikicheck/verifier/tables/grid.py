@@ -7,8 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from wikicheck.common.quantities import Quantity, cell_value, is_date, parse_date, to_date
+from wikicheck.common.quantities import (
+    Quantity,
+    cell_value,
+    find_dates,
+    is_date,
+    parse_date,
+    same_day,
+    to_date,
+)
 from wikicheck.common.text import stem
 from wikicheck.model import Element
 from wikicheck.verifier.tables.text import (
@@ -52,6 +61,9 @@ class TableGrid:
     #: Columns of dates ("2 September", "june 3 , 2001"): ordered as dates, not by their day.
     dates: set[int] = field(default_factory=set)
     yearless: set[int] = field(default_factory=set)
+    _days: dict[tuple[int, int], Quantity | None] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     @classmethod
     def from_cells(cls, cells: Sequence[Element]) -> TableGrid:
@@ -123,7 +135,9 @@ class TableGrid:
         return f"row {row + 1}"
 
     def mentions(self, claim: list[str]) -> list[tuple[int, int]]:
-        """(row, col) of the non-numeric cells whose whole text occurs in the claim."""
+        """(row, col) of the non-numeric cells whose whole text occurs in the claim, and of the
+        date cells naming a day the claim names in its own words ("on november 24" for the cell
+        "november 24 , 1946", "16 february 2005" for "feb 16 , 2005")."""
         out = []
         for r, row in enumerate(self.rows):
             for c, text in row.items():
@@ -134,7 +148,21 @@ class TableGrid:
                     continue
                 if contains_span(claim, toks):
                     out.append((r, c))
+        days = [d for _, d in claim_days(claim)] if self.dates else []
+        for c in sorted(self.dates) if days else ():
+            for r in range(len(self.rows)):
+                cell = self.day(r, c)
+                if cell is not None and (r, c) not in out and any(same_day(cell, d) for d in days):
+                    out.append((r, c))
         return out
+
+    def day(self, row: int, col: int) -> Quantity | None:
+        """The day a date cell names (None: no day), read once per cell."""
+        key = (row, col)
+        if key not in self._days:
+            d = parse_date(self.rows[row].get(col, ""))
+            self._days[key] = d if d is not None and d.granularity.startswith("day") else None
+        return self._days[key]
 
     def header_columns(self, words: set[str], numeric_only: bool = False) -> list[int]:
         """Columns whose header shares the most content words with the claim (ties kept)."""
@@ -156,6 +184,11 @@ class Claim:
     #: Numbers of the table's page title ("1979" of "1979 VFL season"): the subject's context,
     #: never a value the claim states of a row ("on 23 june 1979" in a table of that season).
     context: frozenset[float] = frozenset()
+
+    @cached_property
+    def days(self) -> list[tuple[tuple[int, int], Quantity]]:
+        """:func:`claim_days` of the tokens, read once."""
+        return claim_days(self.tokens)
 
     def numbers(self, skip: Sequence[tuple[int, int]] = ()) -> list[float]:
         """The numbers among the tokens (not parts of scores, dates or times, nor the page
@@ -189,15 +222,34 @@ def rows_by_mention(claim: Claim, t: TableGrid) -> dict[tuple[int, str], set[int
     return out
 
 
-def mention_spans(claim: Claim, t: TableGrid) -> list[tuple[int, int]]:
-    """Token spans of the claim that are the text of a cell it names."""
-    toks = claim.tokens
+def claim_days(tokens: list[str]) -> list[tuple[tuple[int, int], Quantity]]:
+    """The days a claim names, each with its token span ("on 16 february 2005")."""
+    text = " ".join(tokens)
     return [
+        ((text.count(" ", 0, d.start), text.count(" ", 0, d.end) + 1), d)
+        for d in find_dates(text)
+        if d.granularity.startswith("day")
+    ]
+
+
+def mention_spans(claim: Claim, t: TableGrid) -> list[tuple[int, int]]:
+    """Token spans of the claim that are the text of a cell it names, or a day a date cell it
+    names holds."""
+    toks = claim.tokens
+    spans = [
         (i, i + len(cell))
         for r, c in claim.mentions
         if (cell := tokenize(t.rows[r][c]))
         for i in span_starts(toks, cell)
     ]
+    dated = [t.day(r, c) for r, c in claim.mentions if c in t.dates]
+    if dated:
+        spans += [
+            span
+            for span, d in claim.days
+            if any(cell is not None and same_day(cell, d) for cell in dated)
+        ]
+    return spans
 
 
 def header_spans(claim: Claim, t: TableGrid) -> list[tuple[int, int]]:
