@@ -8,7 +8,7 @@ import pytest
 from tests.pages import infobox_elements, table_elements
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 from wikicheck.verifier import tables
-from wikicheck.verifier.tables import Verdict, combine, execute, parse_number
+from wikicheck.verifier.tables import TableGrid, Verdict, combine, execute, parse_number
 
 ROWS = [
     ["player", "country", "score"],
@@ -493,3 +493,6 @@ def test_a_day_named_in_other_words_names_its_date_cell():
     assert "24" not in verdict.program.split("=")[-1]
     assert execute("the team play the chicago rockets on 1 december", cells).label == REFUTES
     assert execute("the team play the miami seahawks on december 1", cells).label == SUPPORTS
+    # TabFact's tokenised comma ("december 1 , 1946") keeps the date's year
+    grid = TableGrid.from_cells(cells)
+    assert grid.dates == {1} and grid.day(2, 1).year == 1946

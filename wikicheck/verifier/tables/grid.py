@@ -31,6 +31,14 @@ from wikicheck.verifier.tables.text import (
 )
 
 
+def _date_text(text: str) -> str:
+    """A date as the date parser reads it: TabFact writes "november 24 , 1946", the comma its
+    tokeniser split off put back ("november 24,  1946") so that the date keeps its year. The
+    text keeps its length and its count of spaces before every word (a claim's dates are mapped
+    back to its tokens by them)."""
+    return text.replace(" , ", ",  ")
+
+
 def _day(d: Quantity) -> int:
     """A date's day of month (a date without a year keeps month * 100 + day as its value)."""
     full = to_date(d)
@@ -98,13 +106,15 @@ class TableGrid:
             for c in headers
             if sum(parse_number(r.get(c, "")) is not None for r in rows) >= enough
         }
-        dates = {c for c in headers if sum(is_date(r.get(c, "")) for r in rows) >= enough}
+        dates = {
+            c for c in headers if sum(is_date(_date_text(r.get(c, ""))) for r in rows) >= enough
+        }
         grid = cls(headers, rows, numeric | dates, dates)
         # a column where some dates have no year is ordered by month and day throughout
         grid.yearless = {
             c
             for c in dates
-            if any((d := parse_date(r.get(c, ""))) and d.year is None for r in rows)
+            if any((d := parse_date(_date_text(r.get(c, "")))) and d.year is None for r in rows)
         }
         return grid
 
@@ -112,9 +122,9 @@ class TableGrid:
         """A cell's number; in a date column its date (so "2 September" follows "30 August")."""
         text = self.rows[row].get(col, "")
         if col in self.yearless:
-            d = parse_date(text)
+            d = parse_date(_date_text(text))
             return None if d is None else float((d.month or 0) * 100 + _day(d))
-        return cell_value(text) if col in self.dates else parse_number(text)
+        return cell_value(_date_text(text)) if col in self.dates else parse_number(text)
 
     def shown(self, row: int, col: int) -> str:
         """A cell's value as a program shows it: the date as written, else the number."""
@@ -160,7 +170,7 @@ class TableGrid:
         """The day a date cell names (None: no day), read once per cell."""
         key = (row, col)
         if key not in self._days:
-            d = parse_date(self.rows[row].get(col, ""))
+            d = parse_date(_date_text(self.rows[row].get(col, "")))
             self._days[key] = d if d is not None and d.granularity.startswith("day") else None
         return self._days[key]
 
@@ -224,7 +234,7 @@ def rows_by_mention(claim: Claim, t: TableGrid) -> dict[tuple[int, str], set[int
 
 def claim_days(tokens: list[str]) -> list[tuple[tuple[int, int], Quantity]]:
     """The days a claim names, each with its token span ("on 16 february 2005")."""
-    text = " ".join(tokens)
+    text = _date_text(" ".join(tokens))
     return [
         ((text.count(" ", 0, d.start), text.count(" ", 0, d.end) + 1), d)
         for d in find_dates(text)
