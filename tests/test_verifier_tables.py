@@ -476,6 +476,12 @@ def test_a_value_stated_in_relation_is_left_to_bound():
     verdict = execute("denmark be rank below 7", cells)
     assert verdict is None or verdict.op != "lookup"
     assert execute("denmark be rank 7", cells).label == SUPPORTS
+    # "under" before a column's name says where the value is
+    bonds = table_elements("bonds", [["bond", "m1 +", "m2 +"], ["n2-cu", "1.949", "2.001"],
+                                     ["o1-cu", "1.962", "2.110"], ["n1-cu", "2.015", "1.990"]])  # fmt: skip
+    verdict = execute("n2-cu has a value of 1.949 under m1 +", bonds)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert execute("n2-cu has a value of 1.962 under m1 +", bonds).label == REFUTES
 
 
 def test_a_day_named_in_other_words_names_its_date_cell():

@@ -28,11 +28,9 @@ from wikicheck.verifier.tables.text import (
     tokenize,
 )
 
-#: Words that put a stated value in relation to the row's rather than state it ("before 1932",
-#: "rank below 7").
+#: Words that put a stated value in relation to the row's rather than state it ("before 1932").
 _RELATIVE = frozenset(
-    "before after until since prior earlier later not never no n't without except below above "
-    "under over".split()
+    "before after until since prior earlier later not never no n't without except".split()
 )
 
 
@@ -62,8 +60,10 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         return Verdict(REFUTES, "lookup", program)
     cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
     free = free_numbers(claim, t)
+    if _bounded(claim):
+        return None  # "rank below 7" states a bound, not the row's value: ``bound`` reads it
     numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
-    if len(cols) == 1 and len(numbers) == 1 and not claim.words & _RELATIVE:
+    if len(cols) == 1 and len(numbers) == 1:
         have = t.value(row, cols[0])
         if have is not None:
             program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {fmt_number(numbers[0])}"
@@ -169,6 +169,15 @@ def _named_row(
         return None
     (_, name), row = next(iter(keys.items()))
     return row, name, {c for c, _ in keys}
+
+
+def _bounded(claim: Claim) -> bool:
+    """Whether a number of the claim follows a relation ("below 7", "more than 30"); "under"
+    before a column's name ("1.949 under M1 +") is where the value is, not a bound."""
+    toks = claim.tokens
+    return any(
+        as_number(tok) is not None and relation_before(toks, i) for i, tok in enumerate(toks)
+    )
 
 
 def _where(t: TableGrid, cols: set[int]) -> str:
