@@ -136,11 +136,13 @@ def _without_title(
     """
     head = tokenize(_CLAUSE_PUNCTUATION.sub(" ", title))
     n = len(head)
+    context = frozenset(x for w in head if (x := as_number(w)) is not None)
+    starts = [i for i in range(len(toks) - n + 1 if n else 0) if toks[i : i + n] == head]
+    if not starts:
+        return toks, context  # most statements do not restate their page: no cell to read
     cells = [tokenize(grid.rows[r][c]) for r, c in grid.mentions(toks)]
     out = list(toks)
-    for i in range(len(toks) - n + 1 if n else 0):
-        if toks[i : i + n] != head:
-            continue
+    for i in starts:
         if any(
             len(cell) > n and toks[j : j + len(cell)] == cell
             for cell in cells
@@ -148,7 +150,6 @@ def _without_title(
         ):
             continue
         out[i : i + n] = [_TITLE_MASK] * n
-    context = frozenset(x for w in head if (x := as_number(w)) is not None)
     return out, context
 
 

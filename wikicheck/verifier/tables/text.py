@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from wikicheck.common.quantities import as_number, parse_number
 from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS, stem
@@ -35,7 +36,10 @@ def tokenize(text: str) -> list[str]:
     return _SPLIT.sub(r" \1 ", text.lower().replace("\u2013", "-")).split()
 
 
+@lru_cache(maxsize=1 << 16)
 def _key(word: str) -> str:
+    """A word as spans compare it (read once per word: every cell of a table is looked for in
+    the claim)."""
     return stem(word) if word[:1].isalpha() else word
 
 
