@@ -142,3 +142,31 @@ def test_the_title_named_feature_and_the_topic_follow_the_one_title_rule():
     boxes = "Safe deposit boxes are rented by banks."
     box = [_sentence("Safe deposit box", "A safe deposit box is a container.")]
     assert features(boxes, box, check_numbers(boxes, box))["title_named"] == 1.0  # a plural
+
+
+def test_the_subjects_own_page_speaks_about_the_claim_however_little_it_covers():
+    claim = "Chess960 normally takes over a day to finish a single game."
+    page = infobox_elements("Chess960", [("Years active", "1996–present"),
+                                         ("Players", "2"), ("Setup time", "none")])  # fmt: skip
+    check = check_evidence(claim, page, similarity=0.2)
+    assert check.score < 0.35 and check.subject_page and check.sufficient
+    row = {"predicted_label": REFUTES}
+    apply_evidence_checks(row, claim, page, labels=3, similarity=0.2)
+    assert row["predicted_label"] == REFUTES and row["sufficiency"]["subject_page"]
+    # another page of the same name stays a distractor, and so does a series' page for a claim
+    # about one year's event
+    assert not check_evidence(claim, infobox_elements("Chess", [("Players", "2")])).subject_page
+    gp = [_sentence("British Grand Prix", "The British Grand Prix is held at Silverstone.")]
+    sibling = check_evidence("The 2008 British Grand Prix was won by Lewis Hamilton.", gp)
+    assert not sibling.subject_page
+    named = check_evidence("British Grand Prix races were won by Lewis Hamilton.", gp)
+    assert named.subject_page and named.sufficient
+
+
+def test_a_month_names_no_topic_for_the_number_check():
+    claim = "5370 Taranis was discovered by Alain Maury on September 2, 1986."
+    other = [_sentence("Alain Gilles", "Alain Gilles was born in September, on 5 May 1945.")]
+    check = check_numbers(claim, other)
+    assert not check.conflicts and "September 2, 1986" in check.unstated
+    own = [_sentence("5370 Taranis", "It was discovered by Alain Maury on 3 September 1986.")]
+    assert check_numbers(claim, own).conflicts

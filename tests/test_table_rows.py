@@ -370,3 +370,23 @@ def test_the_claims_table_on_a_named_page_is_the_one_sharing_its_words():
     assert claim_table("Boston played on March 5.", retrieved, Store(october + march)) == (
         page, 0, False,
     )  # fmt: skip
+
+
+def test_of_two_named_pages_the_claims_table_is_on_the_more_specific_one():
+    from wikicheck.verifier.predict import claim_table
+
+    def box(page: str, rows: list[tuple[str, str]]) -> list[Element]:
+        return [
+            Element(id=f"{page}_cell_0_{r}_1", page=page, type="cell", text=value, position=r,
+                    table=0, row=r, col=1, row_header_texts=[header])
+            for r, (header, value) in enumerate(rows, start=1)
+        ]  # fmt: skip
+
+    # "Hugo" (a name's page, whose infobox says more of dying) is named too, but only inside
+    # the subject's own name
+    hugo = box("Hugo", [("Died", "1 May 1885, aged 83"), ("Known for", "hugo awards")])
+    schmeisser = box("Hugo Schmeisser", [("Born", "24 September 1884"), ("Died", "1953")])
+    claim = "Hugo Schmeisser was in his fifties when he died."
+    store = Store(hugo + schmeisser)
+    assert claim_table(claim, hugo + schmeisser[:1], store) == ("Hugo Schmeisser", 0, True)
+    assert claim_table("Hugo died aged 83.", hugo + schmeisser[:1], store) == ("Hugo", 0, True)

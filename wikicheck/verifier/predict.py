@@ -263,10 +263,11 @@ def claim_table(
 ) -> tuple[str, int, bool] | None:
     """The table the claim is about among the retrieved evidence's: ``(page, table, named)``.
 
-    On a page the claim names (``named``) the page's table sharing most content words with the
-    claim, retrieved cells breaking ties: such a page often splits one list into tables (a
-    season's games by month) and the claim's own is not always the one retrieval read most of.
-    Where no page of a retrieved cell is named, the table with most retrieved cells."""
+    On a page the claim names (``named``; of two, the one whose title holds the other's) the
+    page's table sharing most content words with the claim, retrieved cells breaking ties: such
+    a page often splits one list into tables (a season's games by month) and the claim's own is
+    not always the one retrieval read most of. Where no page of a retrieved cell is named, the
+    table with most retrieved cells."""
     counts: dict[tuple[str, int], int] = {}
     for el in evidence:
         if el.type == "cell" and el.table is not None:
@@ -274,6 +275,8 @@ def claim_table(
     if not counts:
         return None
     named = sorted({page for page, _ in counts if names_title(claim, page)})
+    # the most specific page the claim names: "Hugo Schmeisser was ..." names "Hugo" too
+    named = [p for p in named if not any(q != p and names_title(q, p) for q in named)]
     if not named:
         page, table = max(counts, key=lambda k: (counts[k], k))
         return page, table, False
