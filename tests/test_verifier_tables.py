@@ -62,6 +62,8 @@ def test_superlative_without_a_named_row_checks_the_stated_extreme():
     assert _run("the highest score among usa player be 70") == ("superlative", SUPPORTS)
     assert _run("at least 2 player score 70") is None  # a bound, not the extreme
     assert _run("68 be the lowest score") is None  # a number before the superlative names a row
+    # a number of games counts rows: it is not the extreme's value
+    assert _run("the highest score be in 3 game") is None
 
 
 def test_bound_compares_the_named_rows_value():
@@ -461,6 +463,17 @@ def test_a_number_inside_a_column_name_is_not_a_stated_value():
     verdict = execute("the athlon x2 4050e have a multi 1 of 10.5", cells)
     assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
     assert execute("the athlon x2 4050e have a multi 1 of 12.5", cells).label == REFUTES
+
+
+def test_a_title_inside_a_cell_named_up_to_its_plural_ending_stays_the_rows_name():
+    cells = table_elements(
+        "boston celtics",
+        [["team", "wins"], ["boston celtics reserves", "12"], ["new york knicks", "9"],
+         ["chicago bulls", "7"]],
+    )  # fmt: skip
+    verdict = execute("the boston celtics reserve have 12 wins", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert execute("the boston celtics reserve have 9 wins", cells).label == REFUTES
 
 
 def test_top_n_and_highest_n_are_ranks_not_extremes_or_counts():

@@ -39,7 +39,7 @@ from wikicheck.verifier.tables.ranking import (
     superlative,
 )
 from wikicheck.verifier.tables.reading import bound, lookup, match
-from wikicheck.verifier.tables.text import as_number, parse_number, tokenize
+from wikicheck.verifier.tables.text import as_number, parse_number, span_starts, tokenize
 
 __all__ = [
     "OPS",
@@ -144,11 +144,11 @@ def _without_title(
     out = list(toks)
     for i in starts:
         if any(
-            len(cell) > n and toks[j : j + len(cell)] == cell
+            len(cell) > n and j <= i and i + n <= j + len(cell)
             for cell in cells
-            for j in range(max(0, i + n - len(cell)), i + 1)
+            for j in span_starts(toks, cell)
         ):
-            continue
+            continue  # the cell was matched as the mentions match, up to a plural ending
         out[i : i + n] = [_TITLE_MASK] * n
     return out, context
 

@@ -33,6 +33,8 @@ _ORDINAL_WORDS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th
 
 #: Superlatives that can be about how often a value occurs ("directed the most episodes").
 _MOST_OFTEN = frozenset("most least fewest".split())
+#: A number right before these counts rows ("the most rebound in 12 game"), not the extreme.
+_COUNTED = frozenset("game games match matches time times race races season seasons".split())
 
 
 def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
@@ -92,7 +94,10 @@ def _extreme_value(
     if any(toks[i - 1] == "at" for i in at if i > 0):
         return None  # "at least 5", "at most 3": bounds, not the extreme
     # N comes after the superlative ("episode 10 have the lowest rating" names a row) and is
-    # a value of no other column
+    # a value of no other column, nor a count of rows ("the most rebound in 12 game")
+    after = toks[at[0] + 1 :]
+    if any(as_number(w) is not None and nxt in _COUNTED for w, nxt in zip(after, after[1:])):
+        return None
     elsewhere = {t.value(r, c) for r in range(len(t.rows)) for c in t.rows[r] if c != col}
     stated = [
         n
