@@ -515,3 +515,45 @@ def test_a_day_named_in_other_words_names_its_date_cell():
     # TabFact's tokenised comma ("december 1 , 1946") keeps the date's year
     grid = TableGrid.from_cells(cells)
     assert grid.dates == {1} and grid.day(2, 1).year == 1946
+
+
+def test_a_column_of_names_with_their_numbers_reads_as_names_and_numbers():
+    cells = table_elements(
+        "2008-09 Milwaukee Bucks season",
+        [["game", "team", "high points"], ["5", "detroit", "andrew bogut (12)"],
+         ["6", "chicago", "michael redd (30)"], ["7", "boston", "andrew bogut (20)"],
+         ["8", "miami", "richard jefferson (25)"]],
+    )  # fmt: skip
+    verdict = execute("andrew bogut have the high point in the game against detroit", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert verdict.program == "high points[detroit] = 'andrew bogut'; claimed 'andrew bogut'"
+    verdict = execute("michael redd have the high point in the game against detroit", cells)
+    assert verdict.label == REFUTES, verdict
+    verdict = execute("andrew bogut lead the team in point 2 time", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS), verdict
+    verdict = execute("the most point score in a game be 30", cells)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS), verdict
+
+
+def test_a_games_leaders_name_no_row_and_a_shared_lead_is_each_leaders():
+    cells = table_elements(
+        "2009-10 Toronto Raptors season",
+        [["date", "team", "high points", "high rebounds"],
+         ["april 2", "detroit", "chris bosh (30)", "chris bosh , joey graham (9)"],
+         ["april 4", "chicago", "demar derozan (21)", "chris bosh (12)"],
+         ["april 6", "boston", "andrea bargnani (25)", "amir johnson (8)"],
+         ["april 8", "miami", "chris bosh (28)", "reggie evans (14)"]],
+    )  # fmt: skip
+    # a leader unique in one column (joey graham) names no row of another
+    assert execute("joey graham have the high point in 8 game", cells) is None
+    # a value found in two columns is the row's when one of them holds it
+    verdict = execute("chris bosh have the high rebound on april 4", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert verdict.program == "high rebounds[april 4] = 'chris bosh'; claimed 'chris bosh'"
+    verdict = execute("chris bosh have the high rebound on april 2", cells)
+    assert verdict.label == SUPPORTS, verdict  # a shared lead: "chris bosh , joey graham"
+    verdict = execute("amir johnson have the high rebound on april 4", cells)
+    assert verdict.label == REFUTES, verdict
+    # unless the claim names the column that does not hold it
+    verdict = execute("chris bosh have the high point on april 4", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES), verdict

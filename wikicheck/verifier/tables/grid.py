@@ -5,6 +5,7 @@ columns by their headers, the numbers it states outside those cells).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -69,6 +70,9 @@ class TableGrid:
     #: Columns of dates ("2 September", "june 3 , 2001"): ordered as dates, not by their day.
     dates: set[int] = field(default_factory=set)
     yearless: set[int] = field(default_factory=set)
+    #: Columns of names split from their numbers (:func:`_split_counted`) where a name recurs:
+    #: a game's leaders, one or several ("chris bosh , joey graham") a row; they name no row.
+    leaders: set[int] = field(default_factory=set)
     _days: dict[tuple[int, int], Quantity | None] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -100,6 +104,11 @@ class TableGrid:
             if el.row_header_texts and not infobox:
                 row.setdefault(ROW_HEADER_COLUMN, " ".join(el.row_header_texts[-1].lower().split()))
         rows = [by_row[r] for r in sorted(by_row)]
+        split = [c for c in list(headers) if _split_counted(c, headers, rows)]
+        # names that recur down a column are a game's leaders (points, rebounds, assists), not
+        # the rows' own names
+        recur = any(len({r[c] for r in rows if c in r}) < len(rows) for c in split)
+        leaders = set(split) if recur else set()
         enough = 0.8 * max(1, len(rows))
         numeric = {
             c
@@ -109,7 +118,7 @@ class TableGrid:
         dates = {
             c for c in headers if sum(is_date(_date_text(r.get(c, ""))) for r in rows) >= enough
         }
-        grid = cls(headers, rows, numeric | dates, dates)
+        grid = cls(headers, rows, numeric | dates, dates, leaders=leaders)
         # a column where some dates have no year is ordered by month and day throughout
         grid.yearless = {
             c
@@ -216,6 +225,32 @@ class Claim:
         return out
 
 
+#: "andrew bogut (12)": a name and its number, as TabFact's game logs give a game's leaders.
+_NAME_AND_NUMBER = re.compile(r"^(.*[^\W\d_].*?) \((\d+(?:\.\d+)?)\)$")
+#: The column key of the numbers split off a column of :data:`_NAME_AND_NUMBER` cells.
+NUMBER_OF = 1000
+
+
+def _split_counted(c: int, headers: dict[int, str], rows: list[dict[int, str]]) -> bool:
+    """Whether column ``c``'s cells are mostly "name (number)"; if so it becomes two under its
+    header: the names, values a claim states of a row ("andrew bogut have the high point in
+    game 5"), and the numbers (column ``NUMBER_OF + c``: "the high point be 12")."""
+    cells = [row[c] for row in rows if row.get(c)]
+    parts = [m for x in cells if (m := _NAME_AND_NUMBER.match(x))]
+    if len(cells) < 2 or len(parts) < 0.8 * len(cells):
+        return False
+    headers[NUMBER_OF + c] = headers[c]
+    for row in rows:
+        m = _NAME_AND_NUMBER.match(row.get(c, ""))
+        if m:
+            row[c], row[NUMBER_OF + c] = m.group(1), m.group(2)
+    return True
+
+
+#: How a cell lists several names ("chris bosh , joey graham", "miller & howard").
+_LIST_SEPARATOR = re.compile(r" (?:,|&|and|/) ")
+
+
 def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> int | None:
     cols = t.header_columns(claim.words, numeric_only=True)
     if not cols and fallback:
@@ -228,7 +263,13 @@ def rows_by_mention(claim: Claim, t: TableGrid) -> dict[tuple[int, str], set[int
     out: dict[tuple[int, str], set[int]] = {}
     for r, c in claim.mentions:
         v = t.rows[r][c]
-        out.setdefault((c, v), {i for i, row in enumerate(t.rows) if row.get(c) == v})
+        if c in t.leaders:  # a leader shared with others is still that row's
+            out.setdefault(
+                (c, v),
+                {i for i, row in enumerate(t.rows) if v in _LIST_SEPARATOR.split(row.get(c, ""))},
+            )
+        else:
+            out.setdefault((c, v), {i for i, row in enumerate(t.rows) if row.get(c) == v})
     return out
 
 

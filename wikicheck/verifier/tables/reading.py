@@ -53,9 +53,12 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if named is None:
         return None
     row, name, key_cols = named
+    held = {v for (_, v), rs in column_rows.items() if row in rs}
+    named_cols = set(t.header_columns(claim.words))
     for (c, v), rs in column_rows.items():
-        if c in key_cols or row in rs:
-            continue
+        if c in key_cols or row in rs or (v in held and c not in named_cols):
+            continue  # a value in several columns is the row's if one holds it, unless the
+            # claim names the column that does not ("vancouver be at home")
         program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
         return Verdict(REFUTES, "lookup", program)
     cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
@@ -74,6 +77,7 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"row[{name}] holds {shown}; claimed {shown}"
         return Verdict(SUPPORTS, "lookup", program)
     stated = [(c, v) for (c, v) in column_rows if c not in key_cols]
+    stated.sort(key=lambda cv: row not in column_rows[cv])  # the column holding it first
     if stated and not free:  # a stated number the row does not hold leaves it undecided
         c, v = stated[0]
         program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
@@ -164,7 +168,9 @@ def _named_row(
     """The one row the claim names by cells unique in their columns: (row, its name as the
     claim says it, the naming columns). ``rows_of``: :func:`rows_by_mention`, if already made."""
     rows_of = rows_by_mention(claim, t) if rows_of is None else rows_of
-    keys = {k: next(iter(rs)) for k, rs in rows_of.items() if len(rs) == 1}
+    keys = {
+        k: next(iter(rs)) for k, rs in rows_of.items() if len(rs) == 1 and k[0] not in t.leaders
+    }
     if len(set(keys.values())) != 1:
         return None
     (_, name), row = next(iter(keys.items()))
