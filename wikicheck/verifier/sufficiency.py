@@ -380,7 +380,7 @@ def subject_page(claim: str, elements: Sequence[Element]) -> bool:
     subject = _folded_words(names[0])
     start = claim.find(names[0])
     before = claim[:start].split() if start > 0 else []
-    if before and re.fullmatch(r"[\d–/-]+", before[-1]):
+    if before and any(q.kind == "year" for q in quantities(before[-1])):
         return False
     return any(_folded_words(page) == subject for page in {el.page for el in elements})
 

@@ -225,8 +225,19 @@ class Claim:
         return out
 
 
-#: "andrew bogut (12)": a name and its number, as TabFact's game logs give a game's leaders.
-_NAME_AND_NUMBER = re.compile(r"^(.*[^\W\d_].*?) \((\d+(?:\.\d+)?)\)$")
+#: "andrew bogut (12)": a name and, in brackets, its number (:func:`_name_and_number`).
+_BRACKETED = re.compile(r"^(.+) \(([^()]+)\)$")
+
+
+def _name_and_number(text: str) -> tuple[str, str] | None:
+    """The name and the number of a cell written "name (number)", as TabFact's game logs give a
+    game's leaders; None for "5 - 42 (10)" (no name) or "tps (finland)" (no number)."""
+    m = _BRACKETED.match(text)
+    if m is None or as_number(m.group(2)) is None or not any(c.isalpha() for c in m.group(1)):
+        return None
+    return m.group(1), m.group(2)
+
+
 #: The column key of the numbers split off a column of :data:`_NAME_AND_NUMBER` cells.
 NUMBER_OF = 1000
 
@@ -236,14 +247,14 @@ def _split_counted(c: int, headers: dict[int, str], rows: list[dict[int, str]]) 
     header: the names, values a claim states of a row ("andrew bogut have the high point in
     game 5"), and the numbers (column ``NUMBER_OF + c``: "the high point be 12")."""
     cells = [row[c] for row in rows if row.get(c)]
-    parts = [m for x in cells if (m := _NAME_AND_NUMBER.match(x))]
+    parts = [p for x in cells if (p := _name_and_number(x))]
     if len(cells) < 2 or len(parts) < 0.8 * len(cells):
         return False
     headers[NUMBER_OF + c] = headers[c]
     for row in rows:
-        m = _NAME_AND_NUMBER.match(row.get(c, ""))
-        if m:
-            row[c], row[NUMBER_OF + c] = m.group(1), m.group(2)
+        p = _name_and_number(row.get(c, ""))
+        if p:
+            row[c], row[NUMBER_OF + c] = p
     return True
 
 
