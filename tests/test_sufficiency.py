@@ -163,10 +163,15 @@ def test_the_subjects_own_page_speaks_about_the_claim_however_little_it_covers()
     assert named.subject_page and named.sufficient
 
 
-def test_a_month_names_no_topic_for_the_number_check():
-    claim = "5370 Taranis was discovered by Alain Maury on September 2, 1986."
-    other = [_sentence("Alain Gilles", "Alain Gilles was born in September, on 5 May 1945.")]
+def test_a_month_or_a_lone_adjective_is_no_ground_for_a_number_conflict():
+    claim = "5370 Taranis was discovered by French astronomer Alain Maury on September 2, 1986."
+    # "French" and "September" are on pages of other things: a French sculptor's birth date
+    # does not contradict the discovery
+    other = [_sentence("Alain Gilles", "Alain Gilles, a French sculptor, was born on 5 May 1945 "
+                                       "and died in September.")]  # fmt: skip
     check = check_numbers(claim, other)
     assert not check.conflicts and "September 2, 1986" in check.unstated
     own = [_sentence("5370 Taranis", "It was discovered by Alain Maury on 3 September 1986.")]
     assert check_numbers(claim, own).conflicts
+    named = [_sentence("Alain Maury", "Alain Maury discovered it on 3 September 1986.")]
+    assert check_numbers(claim, named).conflicts  # a name of two words is the claim's

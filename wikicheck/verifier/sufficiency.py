@@ -472,8 +472,10 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     one of its names whole), unless none is. A value agrees when one of their values equals it
     (within rounding, units converted, a hedge honoured); it conflicts when none agrees and an
     element giving the same kind of value also shares the words around it (for unitless
-    numbers: the noun it counts) — the evidence states a different value for the same thing;
-    otherwise it is unstated.
+    numbers: the noun it counts) and names the claim's subject or a name of it of two words or
+    more (or is on a page the claim names) — the evidence states a different value for the same
+    thing; otherwise it is unstated. Why not any name: "... discovered by French astronomer
+    Alain Maury on September 2, 1986" is not contradicted by a French sculptor's birth date.
     """
     elements = [_element(x) for x in evidence]
     out = NumberCheck()
@@ -481,7 +483,11 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     if not claimed:
         return out
     # a month or a weekday names no topic ("October" is on every page with a date in October)
-    names = [stem_keys(n) for n in claim_names(claim) if not _is_calendar_word(n)]
+    named = [n for n in claim_names(claim) if not _is_calendar_word(n)]
+    names = [stem_keys(n) for n in named]
+    # what may state a value *against* the claim: its subject (first name) or a name of two
+    # words or more; one word further on ("French", "Crimean") is on pages of other things
+    strong = [k for i, (n, k) in enumerate(zip(named, names)) if i == 0 or len(n.split()) > 1]
 
     titles: dict[str, list] = {}
 
@@ -508,6 +514,10 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         words = stem_keys(_element_text(el))
         return names_title(claim, el.page) or any(n and n <= words for n in names)
 
+    def against(el: Element) -> bool:  # on topic enough for its value to contradict the claim
+        words = stem_keys(_element_text(el))
+        return names_title(claim, el.page) or any(n and n <= words for n in strong)
+
     topical = {el.id: on_topic(el) for el in elements}
     # values agree only where the claim's topic is (a year on a distractor page proves nothing),
     # unless no element is on topic; the year a page's title gives is a value of each element
@@ -524,7 +534,12 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                 if same:
                     agree = True
                     break
-                if differ is None and topical[el.id] and _about_same_thing(q, context, el):
+                if (
+                    differ is None
+                    and topical[el.id]
+                    and against(el)
+                    and _about_same_thing(q, context, el)
+                ):
                     differ = (el, v)
             if agree:
                 break
