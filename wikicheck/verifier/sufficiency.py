@@ -351,7 +351,7 @@ def check_evidence(
     uncovered = [n for n in names if not all(stem_key(w) in folded for w in WORD.findall(fold(n)))]
     sibling = sibling_evidence(claim, elements)
     winner = check_winner(claim, elements)
-    subject = subject_page(claim, elements)
+    subject = subject_page(claim, elements, names)
     # a value or winner the evidence states differently for the same thing decides the claim
     # (REFUTES), and so does the subject's own page, however little of the claim it covers;
     # evidence about a sibling of the claim's subject (another year's race) does not
@@ -362,7 +362,9 @@ def check_evidence(
     )
 
 
-def subject_page(claim: str, elements: Sequence[Element]) -> bool:
+def subject_page(
+    claim: str, elements: Sequence[Element], names: Sequence[str] | None = None
+) -> bool:
     """Whether the evidence holds the page the claim is about: a page titled exactly by the
     claim's first name ("Chess960 normally takes over a day ..." and the page "Chess960").
 
@@ -373,8 +375,9 @@ def subject_page(claim: str, elements: Sequence[Element]) -> bool:
     Grand Prix") is a sibling's series, not the page "British Grand Prix". Measured on the
     cached rows of ``bench/bench_table_claims.py`` and ``bench/bench_absent_evidence.py
     feverous``: with the pages, the model's answer came back on 5 tune table claims (2 right, 2
-    wrong) and 3 FEVEROUS-S tune claims (2 right); without them, on one table claim."""
-    names = claim_names(claim)
+    wrong) and 3 FEVEROUS-S tune claims (2 right); without them, on one table claim.
+    ``names``: :func:`claim_names` of the claim, when the caller has them."""
+    names = claim_names(claim) if names is None else names
     if not names:
         return False
     subject = _folded_words(names[0])
@@ -508,17 +511,19 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
             and any(q.kind in ("year", "date") for q in claimed)
         )
 
-    def on_topic(el: Element) -> bool:  # the claim names its page, or it names the claim's names
+    def topic(el: Element) -> int:
+        """0: off the claim's topic; 1: on it (the claim names its page or it holds one of the
+        claim's names); 2: on it enough for its values to contradict the claim's."""
         if sibling(el):
-            return False
+            return 0
+        if names_title(claim, el.page):
+            return 2
         words = stem_keys(_element_text(el))
-        return names_title(claim, el.page) or any(n and n <= words for n in names)
+        if any(n and n <= words for n in strong):
+            return 2
+        return int(any(n and n <= words for n in names))
 
-    def against(el: Element) -> bool:  # on topic enough for its value to contradict the claim
-        words = stem_keys(_element_text(el))
-        return names_title(claim, el.page) or any(n and n <= words for n in strong)
-
-    topical = {el.id: on_topic(el) for el in elements}
+    topical = {el.id: topic(el) for el in elements}
     # values agree only where the claim's topic is (a year on a distractor page proves nothing),
     # unless no element is on topic; the year a page's title gives is a value of each element
     readable = [el for el in elements if topical[el.id]] or elements
@@ -534,12 +539,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                 if same:
                     agree = True
                     break
-                if (
-                    differ is None
-                    and topical[el.id]
-                    and against(el)
-                    and _about_same_thing(q, context, el)
-                ):
+                if differ is None and topical[el.id] == 2 and _about_same_thing(q, context, el):
                     differ = (el, v)
             if agree:
                 break

@@ -238,7 +238,7 @@ def _name_and_number(text: str) -> tuple[str, str] | None:
     return m.group(1), m.group(2)
 
 
-#: The column key of the numbers split off a column of :data:`_NAME_AND_NUMBER` cells.
+#: The column key of the numbers split off a column of "name (number)" cells.
 NUMBER_OF = 1000
 
 
@@ -246,15 +246,13 @@ def _split_counted(c: int, headers: dict[int, str], rows: list[dict[int, str]]) 
     """Whether column ``c``'s cells are mostly "name (number)"; if so it becomes two under its
     header: the names, values a claim states of a row ("andrew bogut have the high point in
     game 5"), and the numbers (column ``NUMBER_OF + c``: "the high point be 12")."""
-    cells = [row[c] for row in rows if row.get(c)]
-    parts = [p for x in cells if (p := _name_and_number(x))]
-    if len(cells) < 2 or len(parts) < 0.8 * len(cells):
+    parts = {i: _name_and_number(row[c]) for i, row in enumerate(rows) if row.get(c)}
+    split = {i: p for i, p in parts.items() if p}
+    if len(parts) < 2 or len(split) < 0.8 * len(parts):
         return False
     headers[NUMBER_OF + c] = headers[c]
-    for row in rows:
-        p = _name_and_number(row.get(c, ""))
-        if p:
-            row[c], row[NUMBER_OF + c] = p
+    for i, (name, number) in split.items():
+        rows[i][c], rows[i][NUMBER_OF + c] = name, number
     return True
 
 
