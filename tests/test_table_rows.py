@@ -10,7 +10,12 @@ from tests.pages import cell_element
 from wikicheck.common.text import names_title
 from wikicheck.model import REFUTES, Element, Evidence
 from wikicheck.retriever.rows import row_key, with_named_rows
-from wikicheck.verifier.predict import grounded_margin, with_named_table
+from wikicheck.verifier.predict import (
+    covers_claim,
+    grounded_margin,
+    table_program,
+    with_named_table,
+)
 from wikicheck.verifier.sufficiency import check_numbers
 from wikicheck.verifier.tables import Verdict
 
@@ -138,6 +143,23 @@ def test_a_grounded_program_decides_on_retrieved_evidence_and_an_ungrounded_one_
     assert grounded_margin(-0.1, inf, count, "1951 Italian Grand Prix", CLAIM) == inf
     # a margin chosen by the caller (or the oracle's) is never changed
     assert grounded_margin(-0.1, 0.3, lookup, PAGE, CLAIM) == 0.3
+
+
+def test_a_claim_naming_no_page_is_grounded_by_a_table_holding_its_words():
+    table = _results_table()
+    # a TabFact-style statement: rows, columns and values, no page
+    statement = "alberto ascari drive for ferrari , in position 2"
+    assert covers_claim(statement, table, PAGE)
+    # a claim about the driver's life shares his name with the table, not the rest
+    assert not covers_claim("Alberto Ascari was born in Milan in 1918.", table, PAGE)
+    # words of the page's own title count for nothing (naming the page is the other rule)
+    assert not covers_claim("the 1950 italian grand prix", table, PAGE)
+    program = table_program(statement, table[:2], Store(table))
+    assert program.page == PAGE and program.covers
+    assert program.verdict is not None and program.verdict.label == "SUPPORTS"
+    inf = float("inf")
+    assert grounded_margin(-0.1, inf, program.verdict, PAGE, statement, covers=True) == -0.1
+    assert grounded_margin(-0.1, inf, program.verdict, PAGE, statement) == inf
 
 
 def test_the_claims_own_table_is_read_whole_in_place_of_its_retrieved_cells():

@@ -304,6 +304,20 @@ def test_negated_claims_get_no_answer_from_operations_that_ignore_the_negation()
     assert _run("nick price do not have the highest score") is None
 
 
+def test_a_not_inside_a_named_title_or_column_is_no_negation():
+    episodes = table_elements(
+        "episodes", [["no in series", "title", "us viewers (millions)"],
+                     ["47", "haunted hero", "8.90"], ["48", "no safe place", "8.95"],
+                     ["57", "home but not alone", "9.01"]]
+    )  # fmt: skip
+    verdict = execute("the episode no safe place have 8.95 million us viewer", episodes)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    verdict = execute("home but not alone be episode number 47 in the series", episodes)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)
+    # the claim's own "not" still silences the operations that would read past it
+    assert execute("the episode no safe place do not have 8.95 million us viewer", episodes) is None
+
+
 def test_superlative_within_the_rows_a_condition_names():
     # the lions (home) have the highest attendance overall; among the away games the hawks do
     assert execute("the lions have the highest attendance", GAMES).label == SUPPORTS

@@ -128,6 +128,7 @@ class Judgement:
 
     program: Verdict | None = None
     program_page: str | None = None  # the page of the table the program ran on
+    program_covers: bool = False  # that table holds the claim's words (``covers_claim``)
     checks: Sufficiency | None = None
 
 
@@ -318,9 +319,10 @@ def judge(
 ) -> Judgement:
     """The table program (when the executor runs) and the evidence checks on what was read."""
     program = page = None
+    covers = False
     if margin is not None:
         elements = [_element(x) for x in g.evidence]
-        program, page = table_program(g.claim.claim, elements, store, g.table)
+        program, page, covers = table_program(g.claim.claim, elements, store, g.table)
     checks = None
     if options.evidence_checks:
         similarity = evidence_similarity(g.evidence)  # the retrieval's top, before the window
@@ -328,7 +330,7 @@ def judge(
         read_items = [x for x in g.read_items if _element(x).id in keep] or list(g.evidence)
         expand = store_expander(store) if store is not None else None
         checks = check_evidence(g.claim.claim, read_items, expand=expand, similarity=similarity)
-    return Judgement(program, page, checks)
+    return Judgement(program, page, covers, checks)
 
 
 # -- 4. decide and 5. explain ------------------------------------------------------------------
@@ -356,7 +358,9 @@ def decide(
     applied = None
     if j.program is not None and margin is not None:
         if not options.oracle and options.executor_margin is None:
-            margin = grounded_margin(calibrated, margin, j.program, j.program_page, g.claim.claim)
+            margin = grounded_margin(
+                calibrated, margin, j.program, j.program_page, g.claim.claim, j.program_covers
+            )
         applied, label, shown_probs = executor_decision(
             j.program, label, probs, margin, p.model_probabilities
         )

@@ -166,12 +166,28 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     return Claim(toks, words, grid.mentions(toks), context), grid
 
 
+def _negated(claim: Claim, grid: TableGrid) -> bool:
+    """Whether the claim says "not": a negation word outside the cells and column headers it
+    names. "the episode no safe place have 8.95 million us viewer" and "home but not alone be
+    episode number 57" name titles; "the highest no in season" names a column."""
+    if not claim.words & _NEGATION:
+        return False
+    named: set[int] = set()
+    phrases = [tokenize(grid.rows[r][c]) for r, c in claim.mentions]
+    phrases += [tokenize(h) for h in grid.headers.values()]
+    for phrase in phrases:
+        if phrase and set(phrase) & _NEGATION:
+            for j in span_starts(claim.tokens, phrase):
+                named.update(range(j, j + len(phrase)))
+    return any(t in _NEGATION and i not in named for i, t in enumerate(claim.tokens))
+
+
 def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
     """The first operation that can ground ``claim`` in the table, run; None when none can."""
     parsed = _parse(claim, cells)
     if parsed is None:
         return None
-    negated = bool(parsed[0].words & _NEGATION)
+    negated = _negated(*parsed)
     for op, rule in OPS.items():
         if negated and op in _READS_NO_NEGATION:
             continue
