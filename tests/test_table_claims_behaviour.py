@@ -51,6 +51,14 @@ def test_the_named_rows_own_cell_refutes_another_drivers_constructor(check):
     assert all(ev.get("row_key") for ev in shown.values() if ev["text"] == "Alfa Romeo")
 
 
+def test_a_statement_naming_no_page_is_decided_by_the_table_holding_its_words(check):
+    # TabFact's way: rows, columns and values, the page (1950 Italian Grand Prix) unnamed
+    row = check("the constructor of alberto ascari be alfa romeo")
+    assert row["predicted_label"] == REFUTES
+    assert row["rule"] == "lookup" and row["rule_applied"] is True
+    assert "'ferrari'" in row["program"]
+
+
 def test_a_score_no_row_of_the_named_season_holds_is_refuted(check):
     row = check("The 1927 Chicago Bears beat the Green Bay Packers 14-6 on October 2.")
     assert row["predicted_label"] == REFUTES and row["rule"] == "match"
