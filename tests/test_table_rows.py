@@ -11,6 +11,7 @@ from wikicheck.common.text import names_title
 from wikicheck.model import REFUTES, Element, Evidence
 from wikicheck.retriever.rows import row_key, with_named_rows
 from wikicheck.verifier.predict import (
+    claim_table,
     covers_claim,
     grounded_margin,
     table_program,
@@ -160,6 +161,24 @@ def test_a_claim_naming_no_page_is_grounded_by_a_table_holding_its_words():
     inf = float("inf")
     assert grounded_margin(-0.1, inf, program.verdict, PAGE, statement, covers=True) == -0.1
     assert grounded_margin(-0.1, inf, program.verdict, PAGE, statement) == inf
+
+
+def test_a_claim_naming_no_page_is_about_the_retrieved_table_sharing_its_words():
+    from dataclasses import replace
+
+    swim = "Swimming at the 2000 Summer Olympics"
+    heats = [cell_element(swim, r, c, text, ch=[h])
+             for r, row in enumerate([("8", "slovakia"), ("9", "italy"), ("10", "spain")], 1)
+             for c, (text, h) in enumerate(zip(row, ("rank", "nation")))]  # fmt: skip
+    final = [replace(cell_element(swim, r, c, text, ch=[h]), id=f"{swim}_cell_1_{r}_{c}", table=1)
+             for r, row in enumerate([("3", "italy"), ("4", "slovakia")], 1)
+             for c, (text, h) in enumerate(zip(row, ("rank", "nationality")))]  # fmt: skip
+    store = Store(heats + final)
+    claim = "the person with the rank of 4 have a nationality of slovakia"
+    # more heat cells were retrieved, but the final's column is the one the claim names
+    assert claim_table(claim, heats + final[:1], store) == (swim, 1, False)
+    # with no word to choose by, the table with most retrieved cells
+    assert claim_table("slovakia", heats + final[:1], store) == (swim, 0, False)
 
 
 def test_the_claims_own_table_is_read_whole_in_place_of_its_retrieved_cells():

@@ -115,6 +115,18 @@ def test_numbers_that_name_or_measure_a_thing_are_not_counts():
     assert _run("out of the 4 player , 1 be from zimbabwe") == ("count", SUPPORTS)
 
 
+def test_a_rank_of_n_names_a_row_and_is_no_count():
+    ranked = table_elements(
+        "ranked", [["rank", "name", "nation"], ["1", "anna", "italy"], ["2", "beth", "slovakia"],
+                   ["3", "cara", "italy"], ["4", "dina", "norway"], ["5", "emma", "spain"]]
+    )  # fmt: skip
+    verdict = execute("the person with the rank of 4 have a nationality of slovakia", ranked)
+    assert verdict is None or verdict.op != "count", verdict  # not "count(...) = 1; claimed 4"
+    # a count the claim does state is still read
+    verdict = execute("there be 2 person from italy", ranked)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+
+
 def test_a_day_of_a_date_is_not_a_count():
     # "june 4 1960" dates the claim; read as a count it refuted "zimbabwe won" (1 row, claimed 4)
     for claim in ("zimbabwe win on june 4 1960", "zimbabwe win on 4 june 1960"):

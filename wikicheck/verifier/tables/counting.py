@@ -71,6 +71,8 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
             continue  # part of a named cell ("ohio 6") or column ("multi 1"), a score, date, time
         if before and before[-1] in _NOT_COUNT_BEFORE or "out" in before[-3:-1]:
             continue
+        if before[-2:-1] and before[-2] in _NOT_COUNT_BEFORE and before[-1] == "of":
+            continue  # "the rank of 4" names the row ranked 4
         if before[-1:] and before[-1] in MAX_WORDS | MIN_WORDS and before[-2:-1] != ["at"]:
             continue  # a rank ("top 5", "the highest 1"), where "at least 2" is a count
         if before[-1:] and before[-1] in MONTH_WORDS or after[:1] and after[0] in MONTH_WORDS:
