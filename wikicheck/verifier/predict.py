@@ -81,6 +81,11 @@ def _content_tokens(text: str) -> set[str]:
     return {t for t in tokens(text) if t not in FUNCTION_WORDS}
 
 
+def _cell_words(el: Element) -> set[str]:
+    """A cell's content words with its column headers' ("nationality" is a column's)."""
+    return _content_tokens(" ".join([el.text, *el.col_header_texts]))
+
+
 def table_given_elements(claim: Claim, store: Any) -> tuple[list[Element], list[Element]]:
     """The claim's gold tables read whole (the "table given" setting), and the cells that are
     its predicted evidence.
@@ -297,7 +302,7 @@ def covers_claim(claim: str, table: Sequence[Element], page: str) -> bool:
     held: set[str] = set()
     for el in table:
         if el.type in ("cell", "header_cell"):
-            held |= _content_tokens(" ".join([el.text, *el.col_header_texts])) & words
+            held |= _cell_words(el) & words
     return len(held) >= COVERING_SHARE * len(words)
 
 
@@ -332,8 +337,7 @@ def claim_table(
     for page in pages:
         for el in store.page_elements(page):
             if el.type == "cell" and el.table is not None:
-                held = _content_tokens(" ".join([el.text, *el.col_header_texts]))
-                shared.setdefault((page, el.table), set()).update(words & held)
+                shared.setdefault((page, el.table), set()).update(words & _cell_words(el))
     if not named:  # among the retrieved tables only
         shared = {k: shared.get(k, set()) for k in counts}
     elif not shared:  # a store without the page's elements: what was retrieved
