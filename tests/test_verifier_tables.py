@@ -583,3 +583,21 @@ def test_a_games_leaders_name_no_row_and_a_shared_lead_is_each_leaders():
     # unless the claim names the column that does not hold it
     verdict = execute("chris bosh have the high point on april 4", cells)
     assert (verdict.op, verdict.label) == ("lookup", REFUTES), verdict
+
+
+def test_a_season_names_its_row_and_a_participle_header_its_column():
+    # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
+    cells = table_elements(
+        "bills", [["years covered", "all bills sponsored", "all bills cosponsored"],
+                  ["2001 - 02", "54", "121"], ["1999 - 00", "102", "175"]]
+    )  # fmt: skip
+    claim = "the number of all bill sponsor in 1999 - 00 be lower than in 2001 - 02"
+    verdict = execute(claim, cells)
+    assert (verdict.op, verdict.label) == ("comparison", REFUTES)
+    assert verdict.program == (
+        "all bills sponsored[1999 - 00] < all bills sponsored[2001 - 02]: 102 < 54"
+    )
+    assert execute(claim.replace("lower", "higher"), cells).label == SUPPORTS
+    # a score or a bare number in a claim still names no row
+    scores = table_elements("games", [["score", "venue"], ["3 - 1", "home"], ["2 - 2", "away"]])
+    assert execute("the game that end 3 - 1 be play at home", scores) is None

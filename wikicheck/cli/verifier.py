@@ -320,6 +320,10 @@ def _checks_note(row) -> str:
         lines.append(f"number check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
     for c in (check.get("winner") or {}).get("conflicts") or []:
         lines.append(f"winner check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
+    opposites = check.get("opposites") or {}
+    for c in opposites.get("conflicts") or []:
+        if c["claimed"] not in (opposites.get("agreeing") or []):
+            lines.append(f"word check: the claim says {c['claimed']}, {c['id']} says {c['found']}")
     if row.get("abstained"):
         lines.append(f"below --min-confidence: the answer was {row['answer_below_confidence']}")
     if row.get("label_before_checks"):

@@ -45,6 +45,7 @@ from wikicheck.common.text import (
 )
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
 from wikicheck.verifier.model import agreeing_with
+from wikicheck.verifier.opposites import OppositeCheck, check_opposites
 from wikicheck.verifier.slots import WinnerCheck, check_winner
 
 __all__ = [
@@ -184,11 +185,14 @@ class Sufficiency:
     winner: WinnerCheck = field(default_factory=WinnerCheck)
     #: The evidence read holds the page that the claim's subject titles (:func:`subject_page`).
     subject_page: bool = False
+    #: The claim's degree and direction words against its page's sentences (:mod:`.opposites`).
+    opposites: OppositeCheck = field(default_factory=OppositeCheck)
 
     @property
     def conflict(self) -> bool:
-        """The evidence states a value or a winner other than the claim's for the same thing."""
-        return self.numbers.conflict or self.winner.conflict
+        """The evidence states a value, a winner or a word's opposite where the claim states
+        its own, for the same thing."""
+        return self.numbers.conflict or self.winner.conflict or self.opposites.conflict
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -202,6 +206,7 @@ class Sufficiency:
             "tables": self.tables,
             "winner": self.winner.to_dict(),
             "subject_page": self.subject_page,
+            "opposites": self.opposites.to_dict(),
         }
 
 
@@ -351,15 +356,18 @@ def check_evidence(
     uncovered = [n for n in names if not all(stem_key(w) in folded for w in WORD.findall(fold(n)))]
     sibling = sibling_evidence(claim, elements)
     winner = check_winner(claim, elements)
+    opposites = check_opposites(claim, elements)
     subject = subject_page(claim, elements, names)
-    # a value or winner the evidence states differently for the same thing decides the claim
-    # (REFUTES), and so does the subject's own page, however little of the claim it covers;
-    # evidence about a sibling of the claim's subject (another year's race) does not
-    sufficient = not sibling and (p >= threshold or numbers.conflict or winner.conflict or subject)
+    # a value, winner or word the evidence states differently for the same thing decides the
+    # claim (REFUTES), and so does the subject's own page, however little of the claim it
+    # covers; evidence about a sibling of the claim's subject (another year's race) does not
+    conflict = numbers.conflict or winner.conflict or opposites.conflict
+    sufficient = not sibling and (p >= threshold or conflict or subject)
     tables = table_evidence(elements)
     return Sufficiency(
-        sufficient, p, feats, names, uncovered, numbers, sibling, tables, winner, subject
-    )
+        sufficient, p, feats, names, uncovered, numbers, sibling, tables, winner, subject,
+        opposites,
+    )  # fmt: skip
 
 
 def subject_page(

@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from wikicheck.common.quantities import (
     Quantity,
+    bare_year,
     cell_value,
     find_dates,
     is_date,
@@ -149,7 +150,7 @@ class TableGrid:
         """A row's name for a program: its first non-numeric cell."""
         cells = self.rows[row]
         for c in sorted(cells):
-            if cells[c] and parse_number(cells[c]) is None:
+            if cells[c] and (parse_number(cells[c]) is None or _is_season(tokenize(cells[c]))):
                 return cells[c]
         return f"row {row + 1}"
 
@@ -163,7 +164,9 @@ class TableGrid:
                 toks = tokenize(text)
                 if not toks or (len(toks) == 1 and (toks[0] in STOP_WORDS or len(toks[0]) < 3)):
                     continue
-                if all(as_number(t) is not None or t in "-,." for t in toks):
+                if all(as_number(t) is not None or t in "-,." for t in toks) and not _is_season(
+                    toks
+                ):
                     continue
                 if contains_span(claim, toks):
                     out.append((r, c))
@@ -187,7 +190,7 @@ class TableGrid:
         """Columns whose header shares the most content words with the claim (ties kept)."""
         stems = {stem(w) for w in words}
         scored = [
-            (len({stem(w) for w in tokenize(h) if w not in STOP_WORDS} & stems), c)
+            (sum(bool(_header_forms(w) & stems) for w in set(tokenize(h)) - STOP_WORDS), c)
             for c, h in self.headers.items()
             if not numeric_only or c in self.numeric
         ]
@@ -223,6 +226,24 @@ class Claim:
                 continue
             out.append(n)
         return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _header_forms(word: str) -> frozenset[str]:
+    """The forms a lemmatised claim gives a header word: its singular, and a participle's verb
+    ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score")."""
+    forms = {stem(word)}
+    if len(word) > 5 and word.endswith("ed"):
+        forms.update((word[:-2], word[:-1]))
+    return frozenset(forms)
+
+
+def _is_season(toks: list[str]) -> bool:
+    """A season or a span of years ("1999 - 00", "2001 - 2002"): a row's name, not a value. The
+    claim writes it whole ("in 1999 - 00"), and no claim's own number reads as one."""
+    if len(toks) != 3 or toks[1] != "-" or not all(t.isdigit() for t in toks[::2]):
+        return False
+    return bare_year(toks[0]) is not None and len(toks[2]) in (2, 4)
 
 
 #: "andrew bogut (12)": a name and, in brackets, its number (:func:`_name_and_number`).
