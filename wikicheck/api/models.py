@@ -344,8 +344,8 @@ class VerifyResponse(BaseModel):
     )
     sufficiency: dict[str, Any] | None = Field(
         None,
-        description="The check's score, the claim's names left uncovered, its number, "
-        "winner and opposite-word checks.",
+        description="The check's score, the claim's names left uncovered, its number and "
+        "winner checks.",
     )
     label_before_checks: str | None = Field(
         None, description="The label before the evidence checks changed it."
