@@ -598,6 +598,17 @@ def test_a_season_names_its_row_and_a_participle_header_its_column():
         "all bills sponsored[1999 - 00] < all bills sponsored[2001 - 02]: 102 < 54"
     )
     assert execute(claim.replace("lower", "higher"), cells).label == SUPPORTS
-    # a score or a bare number in a claim still names no row
-    scores = table_elements("games", [["score", "venue"], ["3 - 1", "home"], ["2 - 2", "away"]])
-    assert execute("the game that end 3 - 1 be play at home", scores) is None
+    # a bare number in a claim still names no row
+    assert execute("the number of all bill sponsor be 102 in 2001 - 02", cells).label == REFUTES
+    assert not any(r == 1 for r, _ in tables._parse("102 bill", cells)[0].mentions)
+
+
+def test_a_score_or_record_written_whole_names_its_cell():
+    cells = table_elements(
+        "games", [["game", "opponent", "record"], ["1", "indians", "42 - 56"],
+                  ["2", "tigers", "43 - 56"]]
+    )  # fmt: skip
+    verdict = execute("indian be the opponent with a record of 43 - 56", cells)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program == "rows(opponent == 'indians' & record == '43 - 56') = []"
+    assert execute("tiger be the opponent with a record of 43 - 56", cells).label == SUPPORTS

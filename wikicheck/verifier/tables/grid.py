@@ -155,18 +155,19 @@ class TableGrid:
         return f"row {row + 1}"
 
     def mentions(self, claim: list[str]) -> list[tuple[int, int]]:
-        """(row, col) of the non-numeric cells whose whole text occurs in the claim, and of the
-        date cells naming a day the claim names in its own words ("on november 24" for the cell
-        "november 24 , 1946", "16 february 2005" for "feb 16 , 2005")."""
+        """(row, col) of the cells whose whole text occurs in the claim, and of the date cells
+        naming a day the claim names in its own words ("on november 24" for the cell "november
+        24 , 1946", "16 february 2005" for "feb 16 , 2005"). A cell of numbers alone names
+        nothing (a claim's "12" is no row's name) unless its numbers are joined by dashes
+        (:func:`_is_score`)."""
         out = []
         for r, row in enumerate(self.rows):
             for c, text in row.items():
                 toks = tokenize(text)
                 if not toks or (len(toks) == 1 and (toks[0] in STOP_WORDS or len(toks[0]) < 3)):
                     continue
-                if all(as_number(t) is not None or t in "-,." for t in toks) and not _is_season(
-                    toks
-                ):
+                numbers_only = all(as_number(t) is not None or t in "-,." for t in toks)
+                if numbers_only and not _is_score(toks):
                     continue
                 if contains_span(claim, toks):
                     out.append((r, c))
@@ -238,9 +239,16 @@ def _header_forms(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+def _is_score(toks: list[str]) -> bool:
+    """Numbers joined by dashes: a score or a record ("43 - 56", "6 - 3 , 6 - 2"), a season
+    ("1999 - 00"), a date ("19 - 12 - 1975"). The claim writes such a cell whole, where a lone
+    number of the claim would match any cell holding it."""
+    return len(toks) >= 3 and "-" in toks and as_number(toks[0]) is not None
+
+
 def _is_season(toks: list[str]) -> bool:
-    """A season or a span of years ("1999 - 00", "2001 - 2002"): a row's name, not a value. The
-    claim writes it whole ("in 1999 - 00"), and no claim's own number reads as one."""
+    """A season or a span of years ("1999 - 00", "2001 - 2002"): the name a program gives its
+    row (:meth:`TableGrid.name`)."""
     if len(toks) != 3 or toks[1] != "-" or not all(t.isdigit() for t in toks[::2]):
         return False
     return bare_year(toks[0]) is not None and len(toks[2]) in (2, 4)
