@@ -274,8 +274,8 @@ def test_lookup_checks_the_named_rows_value():
     assert execute("ernie els be from usa", CELLS).program == (
         "country[ernie els] = 'south africa'; claimed 'usa'"
     )
-    assert _run("nick price score 72") == ("lookup", SUPPORTS)
-    assert _run("nick price score 75") == ("lookup", REFUTES)
+    assert _run("nick price have a score of 72") == ("lookup", SUPPORTS)
+    assert _run("nick price have a score of 75") == ("lookup", REFUTES)
     assert _run("nick price play golf") is None  # nothing stated about the row
 
 
@@ -612,3 +612,17 @@ def test_a_score_or_record_written_whole_names_its_cell():
     assert (verdict.op, verdict.label) == ("match", REFUTES)
     assert verdict.program == "rows(opponent == 'indians' & record == '43 - 56') = []"
     assert execute("tiger be the opponent with a record of 43 - 56", cells).label == SUPPORTS
+
+
+def test_a_number_right_after_its_column_header_names_its_cell():
+    cells = table_elements(
+        "season", [["week", "opponent", "attendance"], ["1", "chicago bears", "74303"],
+                   ["2", "detroit lions", "54774"], ["3", "green bay packers", "57044"]]
+    )  # fmt: skip
+    verdict = execute("the attendance for week 1 be 74303", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "attendance[1] = 74303; claimed 74303"
+    assert execute("in week 2 , the opponent be the chicago bear", cells).label == REFUTES
+    # a span, a list or a relation names no one row by its number
+    assert execute("the attendance between week 1 and 3 be 74303", cells) is None
+    assert execute("the opponent after week 1 be the detroit lion", cells) is None

@@ -161,9 +161,13 @@ class TableGrid:
         nothing (a claim's "12" is no row's name) unless its numbers are joined by dashes
         (:func:`_is_score`)."""
         out = []
+        numbered = self._numbered(claim)
         for r, row in enumerate(self.rows):
             for c, text in row.items():
                 toks = tokenize(text)
+                if c in numbered and len(toks) == 1 and as_number(toks[0]) in numbered[c]:
+                    out.append((r, c))
+                    continue
                 if not toks or (len(toks) == 1 and (toks[0] in STOP_WORDS or len(toks[0]) < 3)):
                     continue
                 numbers_only = all(as_number(t) is not None or t in "-,." for t in toks)
@@ -177,6 +181,32 @@ class TableGrid:
                 cell = self.day(r, c)
                 if cell is not None and (r, c) not in out and any(same_day(cell, d) for d in days):
                     out.append((r, c))
+        return out
+
+    def _numbered(self, claim: list[str]) -> dict[int, set[float]]:
+        """Column -> the numbers the claim gives right after the column's header ("week 12",
+        "game 25", "tie no 62"): a number so named names its cell."""
+        out: dict[int, set[float]] = {}
+        for c, header in self.headers.items():
+            head = tokenize(header)
+            if not head or c in self.dates:
+                continue
+            for i in span_starts(claim, head):
+                j = i + len(head)
+                if j >= len(claim) or (n := as_number(claim[j])) is None:
+                    continue
+                after = claim[j + 1 : j + 3]
+                if after[:1] and after[0] in "-:/":
+                    continue  # a score or a time, not the header's number
+                if (
+                    len(after) == 2
+                    and after[0] in _SPAN_JOINERS
+                    and as_number(after[1]) is not None
+                ):
+                    continue  # "between game 15 and 29", "series 2 , 3": a span or a list
+                if set(claim[max(0, i - 2) : i]) & _ORDERING:
+                    continue  # "after week 8": another row than the one named
+                out.setdefault(c, set()).add(n)
         return out
 
     def day(self, row: int, col: int) -> Quantity | None:
@@ -237,6 +267,12 @@ def _header_forms(word: str) -> frozenset[str]:
     if len(word) > 5 and word.endswith("ed"):
         forms.update((word[:-2], word[:-1]))
     return frozenset(forms)
+
+
+#: What joins a header's number to more numbers ("game 15 and 29", "series 2 , 3 and 4").
+_SPAN_JOINERS = frozenset({"and", "to", ",", "or", "through"})
+#: Words before "week 8" that point at rows other than the one named.
+_ORDERING = frozenset("after before since until between prior following previous".split())
 
 
 def _is_score(toks: list[str]) -> bool:

@@ -66,7 +66,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if _bounded(claim):
         return None  # "rank below 7" states a bound, not the row's value: ``bound`` reads it
     numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
-    if len(cols) == 1 and len(numbers) == 1:
+    if len(cols) == 1 and len(numbers) == 1 and not claim.words & _ORDER:
+        # "the opponent after week 1": the stated number is another row's, not this one's
         have = t.value(row, cols[0])
         if have is not None:
             program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {fmt_number(numbers[0])}"
