@@ -626,3 +626,53 @@ def test_a_number_right_after_its_column_header_names_its_cell():
     # a span, a list or a relation names no one row by its number
     assert execute("the attendance between week 1 and 3 be 74303", cells) is None
     assert execute("the opponent after week 1 be the detroit lion", cells) is None
+
+
+def test_an_irregular_verb_names_its_participle_header():
+    cells = table_elements(
+        "league", [["club", "played", "won", "lost"], ["newbridge rfc", "22", "18", "4"],
+                   ["blackwood rfc", "22", "21", "1"], ["pontypool rfc", "22", "10", "12"]]
+    )  # fmt: skip
+    verdict = execute("newbridge rfc have more loss than blackwood rfc", cells)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    assert verdict.program == "lost[newbridge rfc] > lost[blackwood rfc]: 4 > 1"
+    assert execute("blackwood rfc win the most game", cells).label == SUPPORTS
+    assert execute("pontypool rfc win the most game", cells).label == REFUTES
+
+
+def test_a_superlative_ranks_the_rows_without_their_total_and_abstains_when_unsure():
+    cells = table_elements(
+        "medals", [["nation", "silver", "points"], ["germany", "4", "20"], ["france", "2", "31"],
+                   ["italy", "1", "9"], ["total", "7", "60"]]
+    )  # fmt: skip
+    verdict = execute("germany be the nation with the highest number of silver", cells)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert verdict.program == "argmax(silver) = germany; named: germany"
+    # two extremes in one claim: the executor reads only one of them
+    assert execute("the highest silver be 4 by germany and the lowest silver be 1", cells) is None
+    # "the most points for italy be 9": the named row's own value, not the table's extreme
+    assert execute("italy have the most points with 9", cells) is None
+    assert execute("italy have the most points", cells).label == REFUTES
+
+
+def test_an_ordinal_before_a_numeric_header_is_that_columns_value():
+    cells = table_elements(
+        "draft", [["round", "pick", "player"], ["1", "5", "john jones"], ["2", "27", "connor healey"],
+                  ["3", "60", "andre sadeghian"]]
+    )  # fmt: skip
+    verdict = execute("connor healey be select with the 27th pick", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "pick[connor healey] = 27; claimed 27"
+    assert execute("john jones be the 6th pick", cells).label == REFUTES
+    assert execute("john jones be the 6th player", cells) is None  # "player" holds no numbers
+
+
+def test_count_reads_no_day_as_a_value_to_count():
+    cells = table_elements(
+        "games", [["date", "opponent", "result"], ["august 24", "reds", "l"], ["august 25", "cubs", "l"],
+                  ["august 26", "mets", "l"], ["august 27", "reds", "l"]]
+    )  # fmt: skip
+    verdict = execute("there be a 4 game lose streak from august 24 - 27", cells)
+    assert verdict is None or verdict.op != "count"
+    verdict = execute("the reds appear 2 time", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)

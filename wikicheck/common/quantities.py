@@ -26,6 +26,7 @@ __all__ = [
     "NUMBER",
     "Quantity",
     "as_number",
+    "as_ordinal",
     "number_strings",
     "year_strings",
     "numbers",
@@ -231,6 +232,16 @@ def as_number(token: str) -> float | None:
     if _NUMBER_TOKEN.match(token):
         return float(token.replace(",", "").replace("\u2212", "-"))
     return float(_WORD_NUMBERS[token]) if token in _WORD_NUMBERS else None
+
+
+#: An ordinal written in digits ("5th", "21st", "166th").
+_ORDINAL_TOKEN = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
+def as_ordinal(token: str) -> int | None:
+    """An ordinal token's number ("5th" -> 5); None for anything else."""
+    m = _ORDINAL_TOKEN.match(token)
+    return int(m.group(1)) if m else None
 
 
 def parse_date(text: str) -> Quantity | None:

@@ -139,7 +139,7 @@ def shape(claim: Claim, t: TableGrid) -> Verdict | None:
     if named & set(noun):
         return None  # "there are 3 democratic incumbents": a condition on a named value
     columns = len({c for row in t.rows for c in row})
-    rows = [r for r, row in enumerate(t.rows) if not _is_total(t, r)]
+    rows = [r for r, row in enumerate(t.rows) if not t.is_total(r)]
     if words[-1] in _COLUMN_NOUNS:
         counts = {"columns": columns}
     elif words[-1] in _ROW_NOUNS:
@@ -156,14 +156,6 @@ def shape(claim: Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if hit else REFUTES, "shape", program)
 
 
-#: Names of a row that sums or averages the others ("total", "mean"): not one of the things.
-_TOTAL_ROWS = frozenset("total totals all overall sum mean average".split())
-
-
-def _is_total(t: TableGrid, row: int) -> bool:
-    return bool(set(tokenize(t.name(row))) & _TOTAL_ROWS)
-
-
 def count(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "there be N <value> ...", "<value> more than N time": how many rows hold a named value."""
     if not claim.mentions or not claim.words & _COUNT_CUES:
@@ -176,8 +168,9 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     counts: dict[tuple[int, str], int] = {}
     for r, c in claim.mentions:
-        if t.rows[r][c] == t.headers.get(c) or c == ROW_HEADER_COLUMN:
-            continue  # a repeated header row is not a value, and a row's name is its own
+        if t.rows[r][c] == t.headers.get(c) or c == ROW_HEADER_COLUMN or c in t.dates:
+            continue  # a repeated header row is not a value, a row's name is its own, and a
+            # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
         value = tokenize(t.rows[r][c])
         counts[(c, t.rows[r][c])] = sum(
             contains_span(tokenize(row.get(c, "")), value) for row in t.rows

@@ -146,6 +146,11 @@ class TableGrid:
     def column_values(self, col: int) -> dict[int, float]:
         return {r: v for r in range(len(self.rows)) if (v := self.value(r, col)) is not None}
 
+    def is_total(self, row: int) -> bool:
+        """Whether a row sums or averages the others ("total", "mean"): not one of the things
+        counted or ranked."""
+        return bool(set(tokenize(self.name(row))) & _TOTAL_ROWS)
+
     def name(self, row: int) -> str:
         """A row's name for a program: its first non-numeric cell."""
         cells = self.rows[row]
@@ -259,11 +264,27 @@ class Claim:
         return out
 
 
+#: Names of a row that sums or averages the others (:meth:`TableGrid.is_total`).
+_TOTAL_ROWS = frozenset("total totals all overall sum mean average".split())
+
+#: Header words whose verb is irregular, with the forms a lemmatised claim writes them in
+#: ("lost" is read from "lose" and "loss", "won" from "win").
+_IRREGULAR_FORMS = {
+    "lost": {"lose", "loss"},
+    "losses": {"lose", "lost"},
+    "won": {"win"},
+    "wins": {"win", "won"},
+    "drawn": {"draw"},
+    "draws": {"draw", "drawn"},
+}
+
+
 @lru_cache(maxsize=1 << 14)
 def _header_forms(word: str) -> frozenset[str]:
-    """The forms a lemmatised claim gives a header word: its singular, and a participle's verb
-    ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score")."""
-    forms = {stem(word)}
+    """The forms a lemmatised claim gives a header word: its singular, a participle's verb
+    ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score"), and
+    an irregular verb's (:data:`_IRREGULAR_FORMS`)."""
+    forms = {stem(word), *_IRREGULAR_FORMS.get(word, ())}
     if len(word) > 5 and word.endswith("ed"):
         forms.update((word[:-2], word[:-1]))
     return frozenset(forms)

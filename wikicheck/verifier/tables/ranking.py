@@ -43,6 +43,8 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     if want is None or len(t.rows) < 3 or claim.words & set(_ORDINAL_WORDS):
         return None
     toks = claim.tokens
+    if sum(w in MAX_WORDS | MIN_WORDS for w in toks) > 1:
+        return None  # "the highest total be 8 and the lowest be 1": two extremes, one read
     if any(
         w in MAX_WORDS | MIN_WORDS and as_number(toks[i + 1]) is not None
         for i, w in enumerate(toks[:-1])
@@ -61,11 +63,19 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     # a value named in several rows is a condition ("in 2009"): the extreme is taken among them
     within = [rs for (c, _), rs in rows_of.items() if c != col and len(rs) > 1]
     subset = set.intersection(*within) if within else set(values)
-    values = {r: x for r, x in values.items() if r in subset}
+    values = {r: x for r, x in values.items() if r in subset and not t.is_total(r)}
     if len(values) < 2:
         return None
     best = want(values.values())
-    named = sorted({r for (c, _), rs in rows_of.items() if c != col and len(rs) == 1 for r in rs})
+    named = sorted(
+        {
+            r
+            for (c, _), rs in rows_of.items()
+            if c != col and len(rs) == 1
+            for r in rs
+            if not t.is_total(r)  # "the most total medal" names the column, not that row
+        }
+    )
     fn = "argmax" if want is max else "argmin"
     where = f" among {len(values)} rows" if within else ""
     if not named:
@@ -73,6 +83,8 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     winners = [t.name(r) for r, v in values.items() if v == best]
     program = f"{fn}({t.headers[col]}){where} = {' | '.join(winners)}; named: {t.name(named[0])}"
     ok = any(values.get(r) == best for r in named)
+    if not ok and any(values.get(r) in claim.numbers() for r in named):
+        return None  # "the lowest pick for the buffalo bill be 152": the row's own value
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
 
 

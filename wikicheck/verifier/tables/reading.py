@@ -4,6 +4,7 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
+from wikicheck.common.quantities import as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     Claim,
@@ -61,6 +62,11 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
             # claim names the column that does not ("vancouver be at home")
         program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
         return Verdict(REFUTES, "lookup", program)
+    ranked = _ordinal_value(claim, t, key_cols)
+    if ranked is not None and (have := t.value(row, ranked[0])) is not None:
+        c, n = ranked
+        program = f"{t.headers[c]}[{name}] = {fmt_number(have)}; claimed {n}"
+        return Verdict(SUPPORTS if have == n else REFUTES, "lookup", program)
     cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
     free = free_numbers(claim, t)
     if _bounded(claim):
@@ -84,6 +90,20 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
         return Verdict(SUPPORTS, "lookup", program)
     return None
+
+
+def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int, int] | None:
+    """(column, N) where the claim writes an ordinal right before the header of the one numeric
+    column it names ("the 5th pick", "the 166th selection"): N is that column's value."""
+    found = set()
+    for tok, nxt in zip(claim.tokens, claim.tokens[1:]):
+        n = as_ordinal(tok)
+        if n is None:
+            continue
+        cols = [c for c in t.header_columns({nxt}, numeric_only=True) if c not in key_cols]
+        if len(cols) == 1:
+            found.add((cols[0], n))
+    return found.pop() if len(found) == 1 else None
 
 
 def match(claim: Claim, t: TableGrid) -> Verdict | None:
