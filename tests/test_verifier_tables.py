@@ -676,3 +676,20 @@ def test_count_reads_no_day_as_a_value_to_count():
     assert verdict is None or verdict.op != "count"
     verdict = execute("the reds appear 2 time", cells)
     assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+
+
+def test_more_rows_of_one_value_than_of_another():
+    cells = table_elements(
+        "episodes", [["title", "written by"], ["pilot", "brian boyle"], ["two", "erik durbin"],
+                     ["three", "brian boyle"], ["four", "mike barker"], ["five", "mike barker"],
+                     ["six", "brian boyle"]]
+    )  # fmt: skip
+    verdict = execute("brian boyle write more episode than erik durbin", cells)
+    assert (verdict.op, verdict.label) == ("count_comparison", SUPPORTS)
+    assert verdict.program == "count(written by == 'brian boyle') = 3 > count('erik durbin') = 1"
+    assert execute("brian boyle write fewer episode than mike barker", cells).label == REFUTES
+    assert execute("brian boyle write more episode than any other writer", cells).label == SUPPORTS
+    assert execute("erik durbin write more episode than any other writer", cells).label == REFUTES
+    # a stated difference is not read, and one-row names leave it to a column comparison
+    assert execute("brian boyle write 2 more episode than erik durbin", cells) is None
+    assert execute("pilot have more viewer than three", cells) is None

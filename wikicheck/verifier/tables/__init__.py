@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from wikicheck.model import REFUTES, SUPPORTS, Element
-from wikicheck.verifier.tables.counting import count, only_all_none, shape
+from wikicheck.verifier.tables.counting import compare_counts, count, only_all_none, shape
 from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
 from wikicheck.verifier.tables.ranking import (
     aggregate,
@@ -60,6 +60,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "superlative": superlative,
     "difference": difference,
     "comparison": compare,
+    "count_comparison": compare_counts,
     "aggregate": aggregate,
     "only_all_none": only_all_none,
     "shape": shape,

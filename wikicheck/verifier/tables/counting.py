@@ -28,6 +28,7 @@ from wikicheck.verifier.tables.text import (
     as_number,
     contains_span,
     relation_before,
+    span_starts,
     tokenize,
 )
 
@@ -192,6 +193,68 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     program = f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {n}; claimed "
     program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
     return Verdict(SUPPORTS if hit else REFUTES, "count", program)
+
+
+#: The words that compare how many rows ("more episodes by A than by B", "more often").
+_MORE_ROWS = frozenset({"more"})
+_FEWER_ROWS = frozenset({"less", "fewer"})
+
+
+def compare_counts(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "more <things> by A than by B", "A ... more often than B", "more A than any other <x>":
+    do more (fewer) rows hold the value A than the value B of the same column?
+
+    Why its own operation: A and B are categories (a writer, a position), not rows, so there
+    is no numeric column to compare; the claim names none (that would be ``comparison``'s) and
+    states no number (a difference of counts is left alone)."""
+    toks = claim.tokens
+    if toks.count("than") != 1 or t.header_columns(claim.words, numeric_only=True):
+        return None
+    cut = toks.index("than")
+    direction = {w for w in toks[:cut] if w in _MORE_ROWS | _FEWER_ROWS}
+    if len(direction) != 1 or claim.numbers():
+        return None
+    more = direction <= _MORE_ROWS
+    before: dict[int, set[str]] = {}
+    after: dict[int, set[str]] = {}
+    for r, c in claim.mentions:
+        if c == ROW_HEADER_COLUMN or c in t.dates:
+            continue
+        v = t.rows[r][c]
+        for i in span_starts(toks, tokenize(v)):
+            (before if i < cut else after).setdefault(c, set()).add(v)
+    rows = [row for r, row in enumerate(t.rows) if not t.is_total(r)]
+
+    def n(c: int, v: str) -> int:
+        return sum(row.get(c) == v for row in rows)
+
+    any_other = toks[cut + 1 : cut + 3] == ["any", "other"]
+    found = []
+    for c, a_values in before.items():
+        b_values = after.get(c, set()) - a_values
+        if len(a_values) != 1 or (len(b_values) != 1 and not any_other):
+            continue
+        a = next(iter(a_values))
+        if any_other and not b_values:
+            others = {row.get(c) for row in rows} - {a, None, ""}
+            b_counts = {v: n(c, v) for v in others}
+        else:
+            b_counts = {v: n(c, v) for v in b_values}
+        if not b_counts or max(n(c, a), *b_counts.values()) < 2:
+            continue  # values of one row each are names compared by an unnamed column
+        found.append((c, a, b_counts))
+    if len(found) != 1:
+        return None
+    c, a, b_counts = found[0]
+    na = n(c, a)
+    ok = all(na > nb if more else na < nb for nb in b_counts.values())
+    b_shown = "any other" if any_other and len(b_counts) > 1 else repr(next(iter(b_counts)))
+    op = ">" if more else "<"
+    program = (
+        f"count({t.headers.get(c, c)} == {a!r}) = {na} {op} "
+        f"count({b_shown}) = {max(b_counts.values()) if more else min(b_counts.values())}"
+    )
+    return Verdict(SUPPORTS if ok else REFUTES, "count_comparison", program)
 
 
 def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
