@@ -693,3 +693,18 @@ def test_more_rows_of_one_value_than_of_another():
     # a stated difference is not read, and one-row names leave it to a column comparison
     assert execute("brian boyle write 2 more episode than erik durbin", cells) is None
     assert execute("pilot have more viewer than three", cells) is None
+
+
+def test_only_reads_every_entity_named_and_not_a_cells_own_word():
+    cells = table_elements(
+        "places", [["name", "type"], ["alibunar", "town"], ["banatski karlovac", "town"],
+                   ["bela crkva", "village"], ["west croydon (sun only)", "village"]]
+    )  # fmt: skip
+    verdict = execute("alibunar and banatski karlovac be the only 2 town", cells)
+    assert (verdict.op, verdict.label) == ("only", SUPPORTS)
+    assert verdict.program == (
+        "rows(type == 'town') = [alibunar, banatski karlovac]; named alibunar, banatski karlovac"
+    )
+    assert execute("alibunar be the only town", cells).label == REFUTES
+    verdict = execute("west croydon (sun only) be a village", cells)
+    assert verdict is None or verdict.op != "only"

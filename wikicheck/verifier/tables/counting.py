@@ -269,6 +269,9 @@ def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
         v = t.rows[r][c]
         rows_of.setdefault((c, v), {i for i, row in enumerate(t.rows) if row.get(c) == v})
     if quantifier == "only":
+        spans = mention_spans(claim, t)
+        if all(any(a <= i < b for a, b in spans) for i in _positions(claim.tokens, "only")):
+            return None  # "west croydon (peaks & sun only)": the word of a cell named
         return _only(claim, t, rows_of)
     # "all/none ... <header> <value>": the value is looked for in the column the claim names.
     cols = t.header_columns(claim.words)
@@ -281,6 +284,10 @@ def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
     ok = n == len(t.rows) if quantifier == "all" else n == 0
     program = f"count({t.headers.get(col, col)} == {v!r}) = {n} of {len(t.rows)}"
     return Verdict(SUPPORTS if ok else REFUTES, quantifier, program)
+
+
+def _positions(tokens: list[str], word: str) -> list[int]:
+    return [i for i, tok in enumerate(tokens) if tok == word]
 
 
 def _quantifies_all(tokens: list[str]) -> bool:
@@ -304,9 +311,12 @@ def _only(claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]) 
         if not others:
             continue
         cv, vv = max(others, key=lambda key: (len(rows_of[key]), key))
+        # "A and B be the only 2 town": every entity the claim names in that column
+        group = [v for c, v in entities if c == ce]
+        named_rows = set().union(*(rows_of[(ce, v)] for v in group))
         names = ", ".join(t.name(r) for r in sorted(rows_of[(cv, vv)]))
-        program = f"rows({t.headers.get(cv, cv)} == {vv!r}) = [{names}]; named {ve}"
-        ok = rows_of[(cv, vv)] == rows_of[(ce, ve)]
+        program = f"rows({t.headers.get(cv, cv)} == {vv!r}) = [{names}]; named {', '.join(group)}"
+        ok = rows_of[(cv, vv)] == named_rows
         return Verdict(SUPPORTS if ok else REFUTES, "only", program)
     if len(rows_of) == 1 and "one" in claim.words:
         (c, v), rows = next(iter(rows_of.items()))
