@@ -708,3 +708,14 @@ def test_only_reads_every_entity_named_and_not_a_cells_own_word():
     assert execute("alibunar be the only town", cells).label == REFUTES
     verdict = execute("west croydon (sun only) be a village", cells)
     assert verdict is None or verdict.op != "only"
+
+
+def test_all_abstains_when_the_value_is_not_of_the_column_it_reads():
+    cells = table_elements(
+        "house", [["incumbent", "party", "first elected"], ["a smith", "republican", "1884"],
+                  ["b jones", "republican", "1884"], ["c brown", "democratic", "1880"]]
+    )  # fmt: skip
+    verdict = execute("all of the republican be first elect in 1884", cells)
+    assert verdict is None or verdict.op != "all"
+    verdict = execute("all of the incumbent be republican", cells)
+    assert (verdict.op, verdict.label) == ("all", REFUTES)

@@ -279,7 +279,12 @@ def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
     if len(values) != 1:
         return None
     v = values.pop()
-    col = cols[0] if len(cols) == 1 else next(iter(rows_of))[0]
+    own = [c for c, _ in rows_of]
+    col = cols[0] if len(cols) == 1 else own[0]
+    if quantifier == "all" and col not in own:
+        if col != min(t.headers):
+            return None  # "all of the republican be first elect in 1884": a condition
+        col = own[0]  # "all of the incumbent be republican": the rows, by their name column
     n = sum(row.get(col) == v for row in t.rows)
     ok = n == len(t.rows) if quantifier == "all" else n == 0
     program = f"count({t.headers.get(col, col)} == {v!r}) = {n} of {len(t.rows)}"
