@@ -311,7 +311,7 @@ def _only(claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]) 
     """ "only <entity> has <value>": the value's rows are exactly the entity's row; with no
     entity named, "only one ... <value>" means the value is in exactly one row."""
     entities = [key for key, rows in rows_of.items() if len(rows) == 1]
-    for ce, ve in entities:
+    for ce, _ in entities:
         others = [key for key in rows_of if key[0] != ce]
         if not others:
             continue
