@@ -5,6 +5,17 @@ confidence (``wikicheck.verifier.tables.OP_PRECISION``); ``--write`` stores the 
 and a statement counts for the first one that answers, as in ``predict``.
 
     PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --tables 0 --write
+
+Changing the executor: keep each statement's answer from the code before the change
+(``--answers``), then run again with ``--compare`` to see which answers moved and whether each
+move mended or broke one. Leave the tables of the table benchmark's reported part out
+(``--exclude-tables``, its ``claims.jsonl``), so that no rule is written against them:
+
+    PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --exclude-tables TB/claims.jsonl \
+        --answers base.json
+    # ... change wikicheck/verifier/tables ...
+    PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --exclude-tables TB/claims.jsonl \
+        --answers new.json --compare base.json --examples 20
 """
 
 from __future__ import annotations
@@ -23,6 +34,38 @@ from wikicheck.verifier.tables import PRECISION_FILE, execute  # noqa: E402
 from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
 from wikicheck.verifier.training.tablesets import tabfact_items  # noqa: E402
 
+#: One statement's answer: gold label, then the operation, its label and its program (None
+#: where no operation answered).
+Answer = list
+
+
+def compare(base: dict[str, Answer], new: dict[str, Answer]) -> Counter:
+    """How each statement's answer moved from ``base`` to ``new`` (the statements both hold):
+    ``"<now>_was_<before>"`` with each of ``right``, ``wrong`` and ``none`` (no answer).
+    Statements whose operation and label did not change are not counted."""
+    moved: Counter = Counter()
+    for key in base.keys() & new.keys():
+        before, now = base[key], new[key]
+        if before[1:3] == now[1:3]:
+            continue
+
+        def kind(a: Answer) -> str:
+            return "none" if a[2] is None else "right" if a[2] == a[0] else "wrong"
+
+        moved[f"{kind(now)}_was_{kind(before)}"] += 1
+    return moved
+
+
+def benchmark_tables(path: Path) -> set[str]:
+    """The TabFact tables of the table benchmark's reported part (its ``claims.jsonl``: the
+    rows with ``"part": "check"``)."""
+    out = set()
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        if row.get("part") == "check" and row.get("source") == "tabfact":
+            out.add(row["table"].split(":", 1)[-1])
+    return out
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -34,17 +77,31 @@ def main() -> None:
     ap.add_argument(
         "--write", action="store_true", help=f"store the counts in verifier/{PRECISION_FILE}"
     )
+    ap.add_argument("--answers", type=Path, help="write each statement's answer to this JSON")
+    ap.add_argument("--compare", type=Path, help="an --answers file to compare the answers with")
+    ap.add_argument(
+        "--exclude-tables",
+        type=Path,
+        help="the table benchmark's claims.jsonl: leave its reported part's tables out",
+    )
     args = ap.parse_args()
+    if args.write and (args.exclude_tables or args.tables):
+        ap.error("--write counts every train statement: use --tables 0 without --exclude-tables")
     items = tabfact_items(Path(args.data_dir), args.part)
-    names = sorted({it.key for it in items})
+    excluded = benchmark_tables(args.exclude_tables) if args.exclude_tables else set()
+    names = sorted({it.key for it in items} - excluded)
     if args.tables and args.tables < len(names):
         names = set(random.Random(args.seed).sample(names, args.tables))
     chosen = [it for it in items if it.key in names]
     fired, right, shown = Counter(), Counter(), Counter()
     by_label: dict[str, dict[str, dict[str, int]]] = {}
     start = time.perf_counter()
+    answers: dict[str, Answer] = {}
     for it in chosen:
         verdict = execute(it.claim, it.table)
+        answers[f"{it.key}|{it.claim}"] = [it.label, *(
+            (verdict.op, verdict.label, verdict.program) if verdict else (None, None, None)
+        )]  # fmt: skip
         if verdict:
             fired[verdict.op] += 1
             right[verdict.op] += verdict.label == it.label
@@ -78,6 +135,15 @@ def main() -> None:
             }
         )
     )
+    if args.answers:
+        args.answers.write_text(json.dumps(answers))
+    if args.compare:
+        base = json.loads(args.compare.read_text())
+        print(json.dumps({"compared_with": str(args.compare), **compare(base, answers)}))
+        moved = [k for k in sorted(base.keys() & answers.keys()) if base[k][1:3] != answers[k][1:3]]
+        for key in moved[: args.examples]:
+            print(f"{base[key][0][:3]} | {key.split('|', 1)[1]}")
+            print(f"    was: {base[key][3]}\n    now: {answers[key][3]}")
     command = "PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py " + " ".join(sys.argv[1:])
     print("reproduce: " + command)
     if args.write:

@@ -1,0 +1,38 @@
+"""``bench/bench_table_rules.py``'s tools for changing the executor: how answers moved between two
+runs, and which tables the table benchmark reports on (left out while rules are written)."""
+
+from __future__ import annotations
+
+import json
+
+from bench.bench_table_rules import benchmark_tables, compare
+
+
+def test_compare_counts_each_moved_answer_by_what_it_was_and_is():
+    base = {
+        "t1|a": ["SUPPORTS", "count", "REFUTES", "count(x) = 1"],
+        "t1|b": ["REFUTES", None, None, None],
+        "t2|c": ["REFUTES", "lookup", "REFUTES", "x[y] = 1"],
+        "t2|d": ["SUPPORTS", "match", "SUPPORTS", "rows(...)"],
+        "t3|gone": ["SUPPORTS", None, None, None],
+    }
+    new = {
+        "t1|a": ["SUPPORTS", "comparison", "SUPPORTS", "a > b"],  # mended
+        "t1|b": ["REFUTES", "only", "SUPPORTS", "rows(...)"],  # answered, wrongly
+        "t2|c": ["REFUTES", None, None, None],  # a right answer dropped
+        "t2|d": ["SUPPORTS", "match", "SUPPORTS", "rows(...) with another program text"],
+    }
+    moved = compare(base, new)
+    assert moved == {"right_was_wrong": 1, "wrong_was_none": 1, "none_was_right": 1}
+
+
+def test_benchmark_tables_are_the_tabfact_tables_of_the_reported_part(tmp_path):
+    rows = [
+        {"key": "[2, [300, 200]]"},
+        {"id": "a", "source": "tabfact", "part": "check", "table": "tabfact:2-1.html.csv"},
+        {"id": "b", "source": "tabfact", "part": "tune", "table": "tabfact:2-2.html.csv"},
+        {"id": "c", "source": "infotabs", "part": "check", "table": "infotabs:T1.json"},
+    ]
+    path = tmp_path / "claims.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert benchmark_tables(path) == {"2-1.html.csv"}
