@@ -719,3 +719,16 @@ def test_all_abstains_when_the_value_is_not_of_the_column_it_reads():
     assert verdict is None or verdict.op != "all"
     verdict = execute("all of the incumbent be republican", cells)
     assert (verdict.op, verdict.label) == ("all", REFUTES)
+
+
+def test_a_value_named_after_another_columns_header_is_in_the_wrong_role():
+    cells = table_elements(
+        "episodes", [["title", "directed by", "written by"], ["i am the walrus", "david jackson", "shane brennan"],
+                     ["help", "ron oliver", "david jackson"], ["yesterday", "ron oliver", "ann lee"]]
+    )  # fmt: skip
+    claim = "i am the walrus be written by david jackson and direct by shane brennan"
+    verdict = execute(claim, cells)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program.endswith("directed by = 'david jackson'; claimed 'shane brennan'")
+    claim = "i am the walrus be direct by david jackson and written by shane brennan"
+    assert execute(claim, cells).label == SUPPORTS

@@ -146,6 +146,20 @@ class TableGrid:
     def column_values(self, col: int) -> dict[int, float]:
         return {r: v for r in range(len(self.rows)) if (v := self.value(r, col)) is not None}
 
+    def role_columns(self, before: list[str]) -> set[int]:
+        """Columns whose whole header, of two words or more, the words ``before`` end with, in
+        a lemmatised claim's forms ("written by" before "david jackson" names "written by",
+        "direct by" names "directed by", "the home team" names "home team")."""
+        out = set()
+        for c, h in self.headers.items():
+            head = tokenize(h)
+            if len(head) < 2 or len(head) > len(before) or not set(head) - STOP_WORDS:
+                continue  # a one-word header ("name", "date") is as often the claim's own word
+            tail = before[len(before) - len(head) :]
+            if all(w == x or stem(w) in _header_forms(x) for w, x in zip(tail, head)):
+                out.add(c)
+        return out
+
     def is_total(self, row: int) -> bool:
         """Whether a row sums or averages the others ("total", "mean"): not one of the things
         counted or ranked."""

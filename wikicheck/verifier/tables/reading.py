@@ -26,6 +26,7 @@ from wikicheck.verifier.tables.text import (
     contains_span,
     fmt_number,
     relation_before,
+    span_starts,
     tokenize,
 )
 
@@ -148,12 +149,31 @@ def match(claim: Claim, t: TableGrid) -> Verdict | None:
             return Verdict(REFUTES, "match", program)
     if not matching:
         return Verdict(REFUTES, "match", f"rows({where}) = []")
+    misplaced = _misplaced(claim, t, {v: columns[v] for v in singles})
+    if misplaced is not None:
+        v, c = misplaced
+        shown = sorted({t.rows[r].get(c, "") for r in matching})
+        program = f"rows({where}): {t.headers[c]} = {' | '.join(map(repr, shown))}; claimed {v!r}"
+        return Verdict(REFUTES, "match", program)
     free = free_numbers(claim, t)
     held = {t.value(r, c) for r in matching for c in t.rows[r]}
     if free and not all(n in held for n in free):
         return None  # a number no matching row holds: undecided without its column
     names = ", ".join(t.name(r) for r in sorted(matching))
     return Verdict(SUPPORTS, "match", f"rows({where}) = [{names}]")
+
+
+def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tuple[str, int] | None:
+    """(value, column) where the claim puts a value it names right after another column's
+    header ("written by david jackson" with David Jackson in "directed by"): the claim gives it
+    the other column's role."""
+    toks = claim.tokens
+    for v, cols in columns.items():
+        for i in span_starts(toks, tokenize(v)):
+            roles = t.role_columns(toks[max(0, i - 4) : i])
+            if roles and not roles & cols:
+                return v, min(roles)
+    return None
 
 
 def bound(claim: Claim, t: TableGrid) -> Verdict | None:
