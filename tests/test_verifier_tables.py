@@ -732,3 +732,13 @@ def test_a_value_named_after_another_columns_header_is_in_the_wrong_role():
     assert verdict.program.endswith("directed by = 'david jackson'; claimed 'shane brennan'")
     claim = "i am the walrus be direct by david jackson and written by shane brennan"
     assert execute(claim, cells).label == SUPPORTS
+
+
+def test_a_value_inside_the_rows_own_cell_does_not_refute_it():
+    cells = table_elements(
+        "roster", [["player", "position", "years"], ["john starks", "shooting guard", "1990"],
+                   ["pat ewing", "guard", "1985"], ["al forward", "center", "1992"]]
+    )  # fmt: skip
+    verdict = execute("john starks play in the position guard", cells)
+    assert verdict is None or verdict.label == SUPPORTS
+    assert execute("john starks play in the position center", cells).label == REFUTES

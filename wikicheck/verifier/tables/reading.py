@@ -61,6 +61,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         if c in key_cols or row in rs or (v in held and c not in named_cols):
             continue  # a value in several columns is the row's if one holds it, unless the
             # claim names the column that does not ("vancouver be at home")
+        if contains_span(tokenize(t.rows[row].get(c, "")), tokenize(v)):
+            continue  # "euro 2012" of the row's "euro 2012 qualifier": a part of its value
         program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
         return Verdict(REFUTES, "lookup", program)
     ranked = _ordinal_value(claim, t, key_cols)
