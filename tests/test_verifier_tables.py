@@ -742,3 +742,16 @@ def test_a_value_inside_the_rows_own_cell_does_not_refute_it():
     verdict = execute("john starks play in the position guard", cells)
     assert verdict is None or verdict.label == SUPPORTS
     assert execute("john starks play in the position center", cells).label == REFUTES
+
+
+def test_one_of_n_checks_the_count_and_that_the_subject_is_a_member():
+    cells = table_elements(
+        "squad", [["player", "position", "team"], ["ntini", "bowler", "border"],
+                  ["smith", "batsman", "western province"], ["jones", "bowler", "western province"],
+                  ["kallis", "all - rounder", "western province"]]
+    )  # fmt: skip
+    verdict = execute("smith be 1 of 3 player on the western province team", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert verdict.program == ("count(team == 'western province') = 3; claimed 3; smith among them")
+    assert execute("ntini be 1 of 3 player on the western province team", cells).label == REFUTES
+    assert execute("smith be 1 of 4 player on the western province team", cells).label == REFUTES

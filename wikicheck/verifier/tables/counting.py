@@ -178,6 +178,9 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         )
     if not counts:
         return None
+    member = _membership(claim.tokens)
+    if member is not None:
+        return _member_count(claim, t, counts, *member)
     hit = [(k, n) for k, n in counts.items() if any(RELATION_TEST[r](n, w) for r, w in wanted)]
     (c, v), n = hit[0] if hit else next(iter(counts.items()))
     # Shapes that train statements answered about as often wrong as right: several named values
@@ -193,6 +196,46 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     program = f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {n}; claimed "
     program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
     return Verdict(SUPPORTS if hit else REFUTES, "count", program)
+
+
+def _membership(tokens: list[str]) -> tuple[int, int] | None:
+    """(where, M) of "<subject> be N of (the) M <things> <condition>": the claim puts its
+    subject among M rows, a count with a member to find, not N rows to count."""
+    for i in range(len(tokens) - 3):
+        if tokens[i] != "be" or as_number(tokens[i + 1]) is None or tokens[i + 2] != "of":
+            continue
+        j = i + 4 if tokens[i + 3] == "the" else i + 3
+        whole = as_number(tokens[j]) if j < len(tokens) else None
+        if whole is not None and whole == int(whole):
+            return i, int(whole)
+    return None
+
+
+def _member_count(
+    claim: Claim, t: TableGrid, counts: dict[tuple[int, str], int], at: int, whole: int
+) -> Verdict | None:
+    """ "makhaya ntini be 1 of 3 player on the western province team": M rows hold the value
+    named after "of", and the subject's rows are among them."""
+    toks = claim.tokens
+
+    def start(text: str) -> int:
+        return min(span_starts(toks, tokenize(text)), default=-1)
+
+    groups = [(c, v) for c, v in counts if start(v) > at]
+    subjects = {r for r, c in claim.mentions if 0 <= start(t.rows[r][c]) < at}
+    if len(groups) != 1 or not subjects:
+        return None
+    c, v = groups[0]
+    held = {
+        r for r, row in enumerate(t.rows) if contains_span(tokenize(row.get(c, "")), tokenize(v))
+    }
+    ok = counts[(c, v)] == whole and subjects <= held
+    names = ", ".join(t.name(r) for r in sorted(subjects))
+    program = (
+        f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {counts[(c, v)]}; claimed "
+        f"{whole}; {names} {'among' if subjects <= held else 'not among'} them"
+    )
+    return Verdict(SUPPORTS if ok else REFUTES, "count", program)
 
 
 #: The words that compare how many rows ("more episodes by A than by B", "more often").
