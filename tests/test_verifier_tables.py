@@ -755,3 +755,14 @@ def test_one_of_n_checks_the_count_and_that_the_subject_is_a_member():
     assert verdict.program == ("count(team == 'western province') = 3; claimed 3; smith among them")
     assert execute("ntini be 1 of 3 player on the western province team", cells).label == REFUTES
     assert execute("smith be 1 of 4 player on the western province team", cells).label == REFUTES
+
+
+def test_one_of_n_on_a_day_counts_the_rows_of_that_day():
+    cells = table_elements(
+        "round", [["home team", "venue", "date"], ["melbourne", "mcg", "12 july 1930"],
+                  ["carlton", "princes park", "12 july 1930"], ["geelong", "corio oval", "19 july 1930"]]
+    )  # fmt: skip
+    verdict = execute("mcg be 1 of the 2 venue that be put to use on 12 july 1930", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    claim = "corio oval be 1 of the 2 venue that be put to use on 12 july 1930"
+    assert execute(claim, cells).label == REFUTES

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from wikicheck.common.quantities import MONTH_WORDS
+from wikicheck.common.quantities import MONTH_WORDS, same_day
 from wikicheck.common.text import stem
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
@@ -180,7 +180,10 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     member = _membership(claim.tokens)
     if member is not None:
-        return _member_count(claim, t, counts, *member)
+        days = {
+            (c, t.rows[r][c]): _same_day_rows(t, r, c) for r, c in claim.mentions if c in t.dates
+        }
+        return _member_count(claim, t, {**counts, **{k: len(v) for k, v in days.items()}}, *member)
     hit = [(k, n) for k, n in counts.items() if any(RELATION_TEST[r](n, w) for r, w in wanted)]
     (c, v), n = hit[0] if hit else next(iter(counts.items()))
     # Shapes that train statements answered about as often wrong as right: several named values
@@ -211,6 +214,16 @@ def _membership(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
+def _same_day_rows(t: TableGrid, row: int, col: int) -> set[int]:
+    """The rows whose date in ``col`` is the day of ``row``'s."""
+    day = t.day(row, col)
+    return {
+        r
+        for r in range(len(t.rows))
+        if day is not None and (d := t.day(r, col)) is not None and same_day(d, day)
+    }
+
+
 def _member_count(
     claim: Claim, t: TableGrid, counts: dict[tuple[int, str], int], at: int, whole: int
 ) -> Verdict | None:
@@ -229,6 +242,8 @@ def _member_count(
     held = {
         r for r, row in enumerate(t.rows) if contains_span(tokenize(row.get(c, "")), tokenize(v))
     }
+    if c in t.dates:
+        held = _same_day_rows(t, next(r for r, row in enumerate(t.rows) if row.get(c) == v), c)
     ok = counts[(c, v)] == whole and subjects <= held
     names = ", ".join(t.name(r) for r in sorted(subjects))
     program = (
