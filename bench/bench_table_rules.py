@@ -60,8 +60,11 @@ def benchmark_tables(path: Path) -> set[str]:
     """The TabFact tables of the table benchmark's reported part (its ``claims.jsonl``: the
     rows with ``"part": "check"``)."""
     out = set()
-    for line in path.read_text().splitlines():
-        row = json.loads(line)
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}:{number}: not a JSON row ({e.msg})") from None
         if row.get("part") == "check" and row.get("source") == "tabfact":
             out.add(row["table"].split(":", 1)[-1])
     return out
@@ -87,8 +90,17 @@ def main() -> None:
     args = ap.parse_args()
     if args.write and (args.exclude_tables or args.tables):
         ap.error("--write counts every train statement: use --tables 0 without --exclude-tables")
+    base = None
+    if args.compare:  # read first: a wrong file fails before the run, not after it
+        try:
+            base = json.loads(args.compare.read_text())
+        except (OSError, json.JSONDecodeError) as e:
+            ap.error(f"--compare {args.compare}: not an --answers file ({e})")
     items = tabfact_items(Path(args.data_dir), args.part)
-    excluded = benchmark_tables(args.exclude_tables) if args.exclude_tables else set()
+    try:
+        excluded = benchmark_tables(args.exclude_tables) if args.exclude_tables else set()
+    except (OSError, ValueError) as e:
+        ap.error(f"--exclude-tables: {e}")
     names = sorted({it.key for it in items} - excluded)
     if args.tables and args.tables < len(names):
         names = set(random.Random(args.seed).sample(names, args.tables))
@@ -137,8 +149,7 @@ def main() -> None:
     )
     if args.answers:
         args.answers.write_text(json.dumps(answers))
-    if args.compare:
-        base = json.loads(args.compare.read_text())
+    if base is not None:
         print(json.dumps({"compared_with": str(args.compare), **compare(base, answers)}))
         moved = [k for k in sorted(base.keys() & answers.keys()) if base[k][1:3] != answers[k][1:3]]
         for key in moved[: args.examples]:

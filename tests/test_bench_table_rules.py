@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bench.bench_table_rules import benchmark_tables, compare
 
 
@@ -36,3 +38,10 @@ def test_benchmark_tables_are_the_tabfact_tables_of_the_reported_part(tmp_path):
     path = tmp_path / "claims.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert benchmark_tables(path) == {"2-1.html.csv"}
+
+
+def test_a_broken_claims_row_is_named_by_file_and_line(tmp_path):
+    path = tmp_path / "claims.jsonl"
+    path.write_text('{"key": "k"}\n{"id": "a", "part": "check"\n')
+    with pytest.raises(ValueError, match=r"claims.jsonl:2: not a JSON row"):
+        benchmark_tables(path)
