@@ -26,7 +26,6 @@ from wikicheck.verifier.tables.text import (
     RELATION_TEST,
     STOP_WORDS,
     as_number,
-    contains_span,
     relation_before,
     span_starts,
     tokenize,
@@ -172,18 +171,16 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         if t.rows[r][c] == t.headers.get(c) or c == ROW_HEADER_COLUMN or c in t.dates:
             continue  # a repeated header row is not a value, a row's name is its own, and a
             # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
-        value = tokenize(t.rows[r][c])
-        counts[(c, t.rows[r][c])] = sum(
-            contains_span(tokenize(row.get(c, "")), value) for row in t.rows
-        )
+        counts[(c, t.rows[r][c])] = len(t.rows_holding(t.rows[r][c], (c,)))
     if not counts:
         return None
     member = _membership(claim.tokens)
     if member is not None:
-        days = {
+        held = {key: t.rows_holding(key[1], key[:1]) for key in counts}
+        held |= {
             (c, t.rows[r][c]): _same_day_rows(t, r, c) for r, c in claim.mentions if c in t.dates
         }
-        return _member_count(claim, t, {**counts, **{k: len(v) for k, v in days.items()}}, *member)
+        return _member_count(claim, t, held, *member)
     hit = [(k, n) for k, n in counts.items() if any(RELATION_TEST[r](n, w) for r, w in wanted)]
     (c, v), n = hit[0] if hit else next(iter(counts.items()))
     # Shapes that train statements answered about as often wrong as right: several named values
@@ -225,30 +222,27 @@ def _same_day_rows(t: TableGrid, row: int, col: int) -> set[int]:
 
 
 def _member_count(
-    claim: Claim, t: TableGrid, counts: dict[tuple[int, str], int], at: int, whole: int
+    claim: Claim, t: TableGrid, held: dict[tuple[int, str], set[int]], at: int, whole: int
 ) -> Verdict | None:
     """ "makhaya ntini be 1 of 3 player on the western province team": M rows hold the value
-    named after "of", and the subject's rows are among them."""
+    named after "of" (``held``: each named value's rows, or its day's), and the subject's rows
+    are among them."""
     toks = claim.tokens
 
     def start(text: str) -> int:
         return min(span_starts(toks, tokenize(text)), default=-1)
 
-    groups = [(c, v) for c, v in counts if start(v) > at]
+    groups = [(c, v) for c, v in held if start(v) > at]
     subjects = {r for r, c in claim.mentions if 0 <= start(t.rows[r][c]) < at}
     if len(groups) != 1 or not subjects:
         return None
     c, v = groups[0]
-    held = {
-        r for r, row in enumerate(t.rows) if contains_span(tokenize(row.get(c, "")), tokenize(v))
-    }
-    if c in t.dates:
-        held = _same_day_rows(t, next(r for r, row in enumerate(t.rows) if row.get(c) == v), c)
-    ok = counts[(c, v)] == whole and subjects <= held
+    rows = held[(c, v)]
+    ok = len(rows) == whole and subjects <= rows
     names = ", ".join(t.name(r) for r in sorted(subjects))
     program = (
-        f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {counts[(c, v)]}; claimed "
-        f"{whole}; {names} {'among' if subjects <= held else 'not among'} them"
+        f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {len(rows)}; claimed "
+        f"{whole}; {names} {'among' if subjects <= rows else 'not among'} them"
     )
     return Verdict(SUPPORTS if ok else REFUTES, "count", program)
 

@@ -6,7 +6,7 @@ columns by their headers, the numbers it states outside those cells).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -159,6 +159,16 @@ class TableGrid:
             if all(w == x or stem(w) in _header_forms(x) for w, x in zip(tail, head)):
                 out.add(c)
         return out
+
+    def rows_holding(self, value: str, columns: Iterable[int]) -> set[int]:
+        """The rows whose cell in one of ``columns`` holds ``value`` whole or as a part ("guard"
+        in "shooting guard", "allendale" in "conroe and allendale")."""
+        words = tokenize(value)
+        return {
+            r
+            for r, row in enumerate(self.rows)
+            if any(contains_span(tokenize(row.get(c, "")), words) for c in columns)
+        }
 
     def is_total(self, row: int) -> bool:
         """Whether a row sums or averages the others ("total", "mean"): not one of the things

@@ -83,7 +83,7 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     winners = [t.name(r) for r, v in values.items() if v == best]
     program = f"{fn}({t.headers[col]}){where} = {' | '.join(winners)}; named: {t.name(named[0])}"
     ok = any(values.get(r) == best for r in named)
-    if not ok and any(values.get(r) in claim.numbers() for r in named):
+    if not ok and {values.get(r) for r in named} & set(claim.numbers()):
         return None  # "the lowest pick for the buffalo bill be 152": the row's own value
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
 

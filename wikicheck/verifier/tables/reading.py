@@ -132,7 +132,7 @@ def match(claim: Claim, t: TableGrid) -> Verdict | None:
         if not any(w != v and len(texts[w]) > len(texts[v]) and contains_span(texts[w], texts[v])
                    for w in columns)
     ]  # fmt: skip
-    rows = {v: _rows_holding(t, v, columns[v]) for v in values}
+    rows = {v: t.rows_holding(v, columns[v]) for v in values}
     by_col: dict[int, list[str]] = {}
     for v in values:
         if len(columns[v]) == 1:
@@ -163,17 +163,6 @@ def match(claim: Claim, t: TableGrid) -> Verdict | None:
         return None  # a number no matching row holds: undecided without its column
     names = ", ".join(t.name(r) for r in sorted(matching))
     return Verdict(SUPPORTS, "match", f"rows({where}) = [{names}]")
-
-
-def _rows_holding(t: TableGrid, value: str, columns: set[int]) -> set[int]:
-    """The rows whose cell in one of ``columns`` holds ``value`` whole or as a part ("guard"
-    in "shooting guard", "allendale" in "conroe and allendale")."""
-    words = tokenize(value)
-    return {
-        r
-        for r, row in enumerate(t.rows)
-        if any(contains_span(tokenize(row.get(c, "")), words) for c in columns)
-    }
 
 
 def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tuple[str, int] | None:
