@@ -175,3 +175,34 @@ def test_a_month_or_a_lone_adjective_is_no_ground_for_a_number_conflict():
     assert check_numbers(claim, own).conflicts
     named = [_sentence("Alain Maury", "Alain Maury discovered it on 3 September 1986.")]
     assert check_numbers(claim, named).conflicts  # a name of two words is the claim's
+
+
+def test_a_value_the_claim_itself_states_is_no_conflict_for_another_of_its_values():
+    cells = infobox_elements("DSR-1", [("Accuracy", "100 m group"), ("Range", "300 m group")])
+    claim = "In DSR-1, the ammunition has a 100 m group of 14 mm and a 300 m group of 55 mm."
+    # the read cells hold the ranges but not the group sizes: unstated, not refuted
+    check = check_numbers(claim, cells)
+    assert not check.conflicts and check.unstated == ["14 mm", "55 mm"]
+    assert check.matched == ["100 m", "300 m"]
+    # a length the claim does not state elsewhere still refutes
+    accuracy = [el for el in cells if el.text == "100 m group"]
+    (conflict,) = check_numbers(
+        "In DSR-1, the ammunition has a group of 14 mm.", accuracy
+    ).conflicts
+    assert (conflict["claimed"], conflict["found"]) == ("14 mm", "100 m")
+    # a year is not excused: the other year the claim states, given for this event, refutes it
+    ev = [_sentence("Xiao Sha", "Xiao Sha competed in the 2008 World Championships.")]
+    claim = "Xiao Sha competed in the 2007 World Championships and the 2008 World Cup."
+    (conflict,) = check_numbers(claim, ev).conflicts
+    assert (conflict["claimed"], conflict["found"]) == ("2007", "2008")
+
+
+def test_a_title_named_in_any_order_needs_three_of_its_words():
+    from wikicheck.common.text import names_title
+
+    claim = "Duke Carlisle was picked by the Green Bay Packers in the 1964 draft."
+    assert names_title(claim, "1964 Green Bay Packers season", any_order=True)
+    assert not names_title(claim, "1964 Green Bay Packers season")  # not as one phrase
+    assert not names_title(claim, "1965 Green Bay Packers season", any_order=True)
+    architect = "Eugene Pandala attended the School of Planning and Architecture in New Delhi."
+    assert not names_title(architect, "List of architecture schools", any_order=True)

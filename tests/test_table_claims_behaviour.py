@@ -87,3 +87,26 @@ def test_the_winner_the_races_page_states_is_not_contradicted(check):
     row = check("Alain Prost won the 1989 British Grand Prix.")
     assert row["predicted_label"] == SUPPORTS
     assert row["sufficiency"]["winner"]["agreeing"]
+
+
+def test_a_page_named_by_its_words_in_any_order_grounds_the_program(check):
+    # "the Green Bay Packers in the 1964 draft" names "1964 Green Bay Packers season", words
+    # scattered; the pick the claim gives after its verb is the row's "Pick"
+    row = check("Duke Carlisle was picked 55th by the Green Bay Packers in the 1964 draft.")
+    assert row["predicted_label"] == REFUTES
+    assert row["program"] == "pick[duke carlisle] = 60; claimed 55" and row["rule_applied"]
+    row = check(
+        "Duke Carlisle, a quarterback from Texas, was picked 60th by the Green Bay Packers."
+    )
+    assert row["predicted_label"] == SUPPORTS and row["rule_applied"]
+
+
+def test_a_hyphenated_constructor_and_a_count_without_a_cue_word(check):
+    row = check("Stirling Moss drove an HWM-Alta at the 1952 Belgian Grand Prix.")
+    assert row["predicted_label"] == REFUTES and "'era - bristol'" in row["program"]
+    row = check("Three Ferrari drivers qualified for the 1952 Belgian Grand Prix.")
+    assert row["predicted_label"] == REFUTES
+    assert row["program"] == "count(constructor == 'ferrari') = 5; claimed 3"
+    assert check("Five Ferrari drivers qualified for the 1952 Belgian Grand Prix.")[
+        "predicted_label"
+    ] == SUPPORTS  # fmt: skip

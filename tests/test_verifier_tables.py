@@ -9,6 +9,7 @@ from tests.pages import infobox_elements, table_elements
 from wikicheck.model import NEI, REFUTES, SUPPORTS
 from wikicheck.verifier import tables
 from wikicheck.verifier.tables import TableGrid, Verdict, combine, execute, parse_number
+from wikicheck.verifier.tables.text import tokenize
 
 ROWS = [
     ["player", "country", "score"],
@@ -766,3 +767,49 @@ def test_one_of_n_on_a_day_counts_the_rows_of_that_day():
     assert (verdict.op, verdict.label) == ("count", SUPPORTS)
     claim = "corio oval be 1 of the 2 venue that be put to use on 12 july 1930"
     assert execute(claim, cells).label == REFUTES
+
+
+def test_a_name_joined_by_a_hyphen_is_the_cells_spaced_one():
+    cells = table_elements(
+        "race", [["driver", "constructor"], ["stirling moss", "era - bristol"],
+                 ["peter collins", "hwm - alta"]]
+    )  # fmt: skip
+    verdict = execute("Stirling Moss drove an HWM-Alta.", cells)
+    assert verdict.label == REFUTES and "'hwm - alta'" in verdict.program
+    assert execute("Peter Collins drove an HWM-Alta.", cells).label == SUPPORTS
+    # numbers keep their hyphens: a score is one value, not two
+    assert tokenize("won 14-6 on 2012-08-06") == ["won", "14-6", "on", "2012-08-06"]
+
+
+def test_an_ordinal_after_a_numeric_headers_verb_is_that_columns_value():
+    cells = table_elements(
+        "draft", [["round", "pick", "player"], ["5", "60", "duke carlisle"], ["7", "97", "dick herzing"]]
+    )  # fmt: skip
+    verdict = execute("Duke Carlisle was picked 60th.", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "pick[duke carlisle] = 60; claimed 60"
+    assert execute("Duke Carlisle was picked 55th.", cells).label == REFUTES
+    # a day of a month is no column's value
+    days = table_elements(
+        "games", [["game", "october", "opponent"], ["3", "12", "vancouver canucks"],
+                  ["4", "14", "calgary flames"]]
+    )  # fmt: skip
+    verdict = execute("the vancouver canucks play on october 14th", days)
+    assert verdict is None or verdict.program != "october[vancouver canucks] = 12; claimed 14"
+
+
+def test_a_number_before_a_value_and_a_columns_word_counts_that_value():
+    cells = table_elements(
+        "grid", [["pos", "driver", "constructor"], ["1", "alberto ascari", "ferrari"],
+                 ["2", "nino farina", "ferrari"], ["3", "piero taruffi", "ferrari"],
+                 ["4", "robert manzon", "gordini"]]
+    )  # fmt: skip
+    verdict = execute("Three Ferrari drivers qualified.", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert verdict.program == "count(constructor == 'ferrari') = 3; claimed 3"
+    # "2" is a position of a Ferrari row, but the claim puts it before the value it counts
+    assert execute("2 Ferrari drivers qualified.", cells).label == REFUTES
+    # without a column's word after the value, a number is no count
+    assert execute("Ferrari qualified 2 cars.", cells) is None or (
+        execute("Ferrari qualified 2 cars.", cells).op != "count"
+    )

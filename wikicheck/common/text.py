@@ -200,7 +200,7 @@ def _claim_words(claim: str) -> tuple[tuple[str, ...], tuple[str, ...], frozense
     return stems, tuple(s for s, w in zip(stems, words) if not _letter(w)), frozenset(words)
 
 
-def names_title(claim: str, title: str, *, anywhere: bool = False) -> bool:
+def names_title(claim: str, title: str, *, anywhere: bool = False, any_order: bool = False) -> bool:
     """Whether ``claim`` names the subject of the page ``title``: the title's words, stemmed
     (:func:`stem`), occur in the claim's as one phrase, in order. A parenthesised qualifier
     ("Aarhus (city)"), single letters ("Mohun Bagan A.C.") and stop words and
@@ -226,6 +226,14 @@ def names_title(claim: str, title: str, *, anywhere: bool = False) -> bool:
     "win" in the coverage features) and, on the FEVEROUS-S tune claims the sufficiency model
     was fitted on, 0.863 / 0.787 against 0.867 / 0.787. The whole title as one phrase (the
     sufficiency model's old rule) named neither a season page by its team nor a plural.
+
+    ``any_order``: also the same words, ends trimmed, three content words at least, each
+    somewhere in the claim ("Duke Carlisle was picked by the Green Bay Packers in the 1964
+    draft" names "1964 Green Bay Packers season"; "... attended the School of Planning and
+    Architecture" does not name "List of architecture schools"): the claim's table
+    (``verifier.predict.claim_table``) and the table executor's grounding
+    (``verifier.predict.grounded_margin``), where the program has also found the claim's row
+    and column in that page's table.
 
     ``anywhere``: the looser reading of the evidence selection (``retriever.selection``), where
     a page the claim mentions in passing lends its lead sentence to the predicted evidence:
@@ -255,4 +263,7 @@ def names_title(claim: str, title: str, *, anywhere: bool = False) -> bool:
     needle = tuple(stem(w) for w in words)
     hay = stems if keep_letters else without_letters
     n = len(needle)
-    return any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+    if any(hay[i : i + n] == needle for i in range(len(hay) - n + 1)):
+        return True
+    # scattered, three content words at least: two scattered ones name pages by chance
+    return any_order and len(content) >= 3 and set(needle) <= set(hay)

@@ -311,9 +311,10 @@ def claim_table(
 ) -> tuple[str, int, bool] | None:
     """The table the claim is about among the retrieved evidence's: ``(page, table, named)``.
 
-    On a page the claim names (``named``; of two, the one whose title holds the other's) the
-    page's table sharing most content words with the claim (in its cells and their column
-    headers: "nationality" is a column's), retrieved cells breaking ties: such
+    On a page the claim names (``named``: its title's words in any order; of two, the one
+    whose title holds the other's) the page's table sharing most content words with the claim
+    (in its cells and their column headers: "nationality" is a column's), retrieved cells
+    breaking ties: such
     a page often splits one list into tables (a season's games by month) and the claim's own is
     not always the one retrieval read most of. Where no page of a retrieved cell is named, the
     retrieved table sharing most content words with the claim, again with retrieved cells
@@ -328,7 +329,7 @@ def claim_table(
             counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
     if not counts:
         return None
-    named = sorted({page for page, _ in counts if names_title(claim, page)})
+    named = sorted({page for page, _ in counts if names_title(claim, page, any_order=True)})
     # the most specific page the claim names: "Hugo Schmeisser was ..." names "Hugo" too
     named = [p for p in named if not any(q != p and names_title(q, p) for q in named)]
     pages = named or sorted({page for page, _ in counts})
@@ -355,13 +356,13 @@ def grounded_margin(
     covers: bool = False,
 ) -> float | None:
     """The margin the executor decides with on retrieved evidence: ``calibrated`` (as on
-    gold evidence) when its program ran on a table of the page the claim names
-    (:func:`wikicheck.common.text.names_title`), the table the model then reads whole
-    (:func:`with_named_table`), or on a table that ``covers`` the claim (:func:`covers_claim`:
+    gold evidence) when its program ran on a table of the page the claim names, its title's
+    words in any order (:func:`wikicheck.common.text.names_title`), the table the model then
+    reads whole (:func:`with_named_table`), or on a table that ``covers`` the claim (:func:`covers_claim`:
     a claim that names no page, its words in the table); ``margin`` (shown, never applied)
     otherwise."""
     if margin != float("inf") or verdict is None or page is None:
         return margin
-    if not (covers or names_title(claim, page)):
+    if not (covers or names_title(claim, page, any_order=True)):
         return margin
     return 0.0 if calibrated is None else calibrated

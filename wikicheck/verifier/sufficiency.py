@@ -547,7 +547,12 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                 if same:
                     agree = True
                     break
-                if differ is None and topical[el.id] == 2 and _about_same_thing(q, context, el):
+                if (
+                    differ is None
+                    and topical[el.id] == 2
+                    and not _states_another(v, q, claimed)
+                    and _about_same_thing(q, context, el)
+                ):
                     differ = (el, v)
             if agree:
                 break
@@ -558,6 +563,22 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         else:
             out.unstated.append(q.text)
     return out
+
+
+def _states_another(found: Quantity, q: Quantity, claimed: list[Quantity]) -> bool:
+    """Whether ``found`` is another value the claim itself states (a unitless number: for the
+    same noun), so no conflict with ``q``: in "a 100 m group of 14 mm" the row's "100 m" is
+    the claim's own range, not a different group size. Years and dates are not so excused:
+    "competed in the 2007 World Championships and the 2008 World Cup" is refuted by a page
+    giving 2008 for the championships."""
+    if found.kind in ("year", "date"):
+        return False
+    return any(
+        other is not q
+        and same_value(other, found)
+        and (found.kind != "number" or found.noun == other.noun)
+        for other in claimed
+    )
 
 
 _CALENDAR_WORDS = MONTH_WORDS | frozenset(

@@ -15,6 +15,7 @@ from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
+    header_forms,
     header_spans,
     mention_spans,
 )
@@ -158,16 +159,24 @@ def shape(claim: Claim, t: TableGrid) -> Verdict | None:
 
 def count(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "there be N <value> ...", "<value> more than N time": how many rows hold a named value."""
-    if not claim.mentions or not claim.words & _COUNT_CUES:
+    if not claim.mentions:
+        return None
+    # without a cue word, "<N> <value> <column>" alone makes a count, of that value
+    counted = None if claim.words & _COUNT_CUES else _counted_value(claim, t)
+    if not claim.words & _COUNT_CUES and counted is None:
         return None
     named_rows = {r for r, _ in claim.mentions}
     in_rows = {t.value(r, c) for r in named_rows for c in t.rows[r]}
-    # a score, a date part or a value of the named rows is not a count
-    wanted = [(rel, n) for rel, n in _stated_counts(claim, t) if n not in in_rows]
+    # a score, a date part or a value of the named rows is not a count, unless the claim puts
+    # it before the value it counts
+    n_counted, counted_cell = counted or (None, None)
+    wanted = [(rel, n) for rel, n in _stated_counts(claim, t) if n not in in_rows or n == n_counted]
     if not wanted:
         return None
     counts: dict[tuple[int, str], int] = {}
     for r, c in claim.mentions:
+        if counted_cell is not None and tokenize(t.rows[r][c]) != counted_cell:
+            continue  # "<N> <value> <column>" counts that value
         if t.rows[r][c] == t.headers.get(c) or c == ROW_HEADER_COLUMN or c in t.dates:
             continue  # a repeated header row is not a value, a row's name is its own, and a
             # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
@@ -196,6 +205,20 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     program = f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {n}; claimed "
     program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
     return Verdict(SUPPORTS if hit else REFUTES, "count", program)
+
+
+def _counted_value(claim: Claim, t: TableGrid) -> tuple[int, list[str]] | None:
+    """(N, the value's tokens) where the claim counts rows as "<N> <value> <column>": "three
+    Ferrari drivers qualified", "2 republican incumbents" (a number right before a named cell,
+    a column's header word right after it), a count without a cue word; None otherwise."""
+    toks = claim.tokens
+    for a, b in mention_spans(claim, t):
+        n = as_number(toks[a - 1]) if a else None
+        if n is None or n != int(n) or not 0 < n <= len(t.rows) or b >= len(toks):
+            continue
+        if t.header_columns(set(header_forms(toks[b]))):
+            return int(n), toks[a:b]
+    return None
 
 
 def _membership(tokens: list[str]) -> tuple[int, int] | None:

@@ -156,7 +156,7 @@ class TableGrid:
             if len(head) < 2 or len(head) > len(before) or not set(head) - STOP_WORDS:
                 continue  # a one-word header ("name", "date") is as often the claim's own word
             tail = before[len(before) - len(head) :]
-            if all(w == x or stem(w) in _header_forms(x) for w, x in zip(tail, head)):
+            if all(w == x or stem(w) in header_forms(x) for w, x in zip(tail, head)):
                 out.add(c)
         return out
 
@@ -250,7 +250,7 @@ class TableGrid:
         """Columns whose header shares the most content words with the claim (ties kept)."""
         stems = {stem(w) for w in words}
         scored = [
-            (sum(bool(_header_forms(w) & stems) for w in set(tokenize(h)) - STOP_WORDS), c)
+            (sum(bool(header_forms(w) & stems) for w in set(tokenize(h)) - STOP_WORDS), c)
             for c, h in self.headers.items()
             if not numeric_only or c in self.numeric
         ]
@@ -304,7 +304,7 @@ _IRREGULAR_FORMS = {
 
 
 @lru_cache(maxsize=1 << 14)
-def _header_forms(word: str) -> frozenset[str]:
+def header_forms(word: str) -> frozenset[str]:
     """The forms a lemmatised claim gives a header word: its singular, a participle's verb
     ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score"), and
     an irregular verb's (:data:`_IRREGULAR_FORMS`)."""

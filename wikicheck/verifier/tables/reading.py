@@ -4,13 +4,14 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from wikicheck.common.quantities import as_ordinal
+from wikicheck.common.quantities import MONTH_WORDS, as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
     free_numbers,
+    header_forms,
     mention_spans,
     rows_by_mention,
 )
@@ -97,15 +98,23 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
 
 def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int, int] | None:
     """(column, N) where the claim writes an ordinal right before the header of the one numeric
-    column it names ("the 5th pick", "the 166th selection"): N is that column's value."""
+    column it names ("the 5th pick", "the 166th selection"), or right after it as a verb
+    ("picked 55th", "ranked 3rd"): N is that column's value."""
     found = set()
-    for tok, nxt in zip(claim.tokens, claim.tokens[1:]):
+    toks = claim.tokens
+    for i, tok in enumerate(toks):
         n = as_ordinal(tok)
         if n is None:
             continue
-        cols = [c for c in t.header_columns({nxt}, numeric_only=True) if c not in key_cols]
-        if len(cols) == 1:
-            found.add((cols[0], n))
+        after, before = toks[i + 1 : i + 2], toks[max(0, i - 1) : i]
+        if before and before[0] in MONTH_WORDS:
+            before = []  # "october 14th" is a day, not the value of a column "october"
+        for word in after + before:
+            forms = set(header_forms(word))  # "picked" reads the header "pick"
+            cols = [c for c in t.header_columns(forms, numeric_only=True) if c not in key_cols]
+            if len(cols) == 1:
+                found.add((cols[0], n))
+                break
     return found.pop() if len(found) == 1 else None
 
 

@@ -17,6 +17,17 @@ from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS, stem
 __all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number"]
 
 _SPLIT = re.compile(r"([()\[\]\"';:!?])")
+#: A hyphen inside a word; :func:`_spaced_hyphens` spaces it where it joins two letters.
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
+def _spaced_hyphens(text: str) -> str:
+    """ "HWM-Alta" as the cell "HWM - Alta" (TabFact tables write joined names with spaced
+    hyphens); numbers keep theirs ("14-6", "2012-08-06", "1999-00")."""
+    return _INNER_HYPHEN.sub(
+        lambda m: " - " if text[m.start() - 1].isalpha() and text[m.end()].isalpha() else "-",
+        text,
+    )
 
 
 #: Words of a table claim that name no column or value (one list, kept with the other stop-word
@@ -32,8 +43,10 @@ AVERAGE_WORDS = frozenset("average mean".split())
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased tokens, brackets and quotes split off (TabFact statements come tokenised)."""
-    return _SPLIT.sub(r" \1 ", text.lower().replace("\u2013", "-")).split()
+    """Lower-cased tokens, brackets and quotes split off, and a hyphen joining two words
+    (TabFact statements come tokenised, with " - " between joined names)."""
+    text = _spaced_hyphens(text.lower().replace("\u2013", "-"))
+    return _SPLIT.sub(r" \1 ", text).split()
 
 
 @lru_cache(maxsize=1 << 16)
