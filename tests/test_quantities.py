@@ -107,14 +107,3 @@ def test_two_writings_of_one_day_are_the_same_day():
     assert same_day(a, b) and same_day(b, a)  # no year on one side: month and day decide
     assert not same_day(b, c) and not same_day(b, d) and same_day(a, d)
     assert not same_day(month, b)  # a month names no day
-
-
-def test_a_season_written_with_two_digits_states_its_second_year():
-    kinds = [(q.kind, q.value) for q in quantities("the 2007–08 season and the 1999 - 00 season")]
-    assert kinds == [("year", 2007), ("year", 2008), ("year", 1999), ("year", 2000)]
-    assert same_value(_one("in 2008"), quantities("2007–08 Cleveland Cavaliers season")[1])
-    # two digits after a number that is not a year, or one digit, stay numbers
-    assert [(q.kind, q.value) for q in quantities("it ended 12 - 08")] == [
-        ("number", 12), ("number", 8)
-    ]  # fmt: skip
-    assert [q.kind for q in quantities("2007 - 8")] == ["year", "number"]

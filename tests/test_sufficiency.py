@@ -206,3 +206,5 @@ def test_a_title_named_in_any_order_needs_three_of_its_words():
     assert not names_title(claim, "1965 Green Bay Packers season", any_order=True)
     architect = "Eugene Pandala attended the School of Planning and Architecture in New Delhi."
     assert not names_title(architect, "List of architecture schools", any_order=True)
+    italian = "In the 2007 Formula One season, the italian grand prix be construct by ferrari"
+    assert not names_title(italian, "List of Formula One Grands Prix", any_order=True)  # no year

@@ -343,14 +343,6 @@ def quantities(text: str) -> list[Quantity]:
         elif unit and not (unit.group(1) in ("m", "t", "g") and _word_follows(rest, unit.end())):
             kind, factor = _UNITS[unit.group(1).lower()]
             end += unit.end()
-        elif (second := _season_end(text, m.start(), digits, out)) is not None and not scale:
-            # "2007–08", "1999 - 00": a season's second year, written with two digits
-            out.append(
-                Quantity(
-                    float(second), "year", digits, m.start(), end, 0.0, "=", "year", year=second
-                )  # fmt: skip
-            )
-            continue
         elif _YEAR.match(digits) and not scale and not sign:
             out.append(
                 Quantity(
@@ -386,27 +378,6 @@ def quantities(text: str) -> list[Quantity]:
         )
     out.sort(key=lambda q: q.start)
     return out
-
-
-#: A year and a dash right before a two-digit number: "2007–08", "1999 - 00".
-_SPAN_START = re.compile(rf"(?:^|(?<=\D))({_YEAR_DIGITS})\s*[-–—]\s*$")
-
-
-def _season_end(text: str, start: int, digits: str, before: list[Quantity]) -> int | None:
-    """The later year of a span written "2007–08" (seasons, terms), where ``digits`` is its
-    two-digit end; None for any other number. Why: "the 2007 - 2008 season" states 2008, which
-    the page "2007–08 Cleveland Cavaliers season" gives as "08"; read as the number 8, the page
-    seemed to state 2007 for the claim's 2008."""
-    if len(digits) != 2 or not digits.isdigit() or not before or before[-1].kind != "year":
-        return None
-    m = _SPAN_START.search(text[max(0, start - 12) : start])
-    if m is None or int(m.group(1)) != before[-1].year:
-        return None
-    first = before[-1].year
-    second = first - first % 100 + int(digits)
-    if second <= first:
-        second += 100
-    return second if second - first < 100 else None
 
 
 def _word_follows(rest: str, at: int) -> bool:

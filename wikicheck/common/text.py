@@ -227,11 +227,11 @@ def names_title(claim: str, title: str, *, anywhere: bool = False, any_order: bo
     was fitted on, 0.863 / 0.787 against 0.867 / 0.787. The whole title as one phrase (the
     sufficiency model's old rule) named neither a season page by its team nor a plural.
 
-    ``any_order``: also the same words, ends trimmed, three content words at least, each
-    somewhere in the claim ("Duke Carlisle was picked by the Green Bay Packers in the 1964
-    draft" names "1964 Green Bay Packers season"; "... attended the School of Planning and
-    Architecture" does not name "List of architecture schools"): the claim's table
-    (``verifier.predict.claim_table``) and the table executor's grounding
+    ``any_order``: also the same words, ends trimmed, three content words at least and a
+    number among them, each somewhere in the claim ("Duke Carlisle was picked by the Green Bay
+    Packers in the 1964 draft" names "1964 Green Bay Packers season"; "... attended the School
+    of Planning and Architecture" does not name "List of architecture schools"): the claim's
+    table (``verifier.predict.claim_table``) and the table executor's grounding
     (``verifier.predict.grounded_margin``), where the program has also found the claim's row
     and column in that page's table.
 
@@ -265,5 +265,12 @@ def names_title(claim: str, title: str, *, anywhere: bool = False, any_order: bo
     n = len(needle)
     if any(hay[i : i + n] == needle for i in range(len(hay) - n + 1)):
         return True
-    # scattered, three content words at least: two scattered ones name pages by chance
-    return any_order and len(content) >= 3 and set(needle) <= set(hay)
+    # scattered: three content words at least, one of them a number (a season's, a draft's or
+    # an election's year); two words, or words alone, name pages by chance ("List of
+    # architecture schools", "List of Formula One Grands Prix")
+    return (
+        any_order
+        and len(content) >= 3
+        and any(w.isdigit() for w in content)
+        and set(needle) <= set(hay)
+    )

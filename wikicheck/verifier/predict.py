@@ -311,8 +311,8 @@ def claim_table(
 ) -> tuple[str, int, bool] | None:
     """The table the claim is about among the retrieved evidence's: ``(page, table, named)``.
 
-    On a page the claim names (``named``: its title's words in any order; of two, the one
-    whose title holds the other's) the page's table sharing most content words with the claim
+    On a page the claim names (``named``: as one phrase, else its title's words in any order;
+    of two, the one whose title holds the other's) the page's table sharing most content words with the claim
     (in its cells and their column headers: "nationality" is a column's), retrieved cells
     breaking ties: such
     a page often splits one list into tables (a season's games by month) and the claim's own is
@@ -329,7 +329,10 @@ def claim_table(
             counts[(el.page, el.table)] = counts.get((el.page, el.table), 0) + 1
     if not counts:
         return None
-    named = sorted({page for page, _ in counts if names_title(claim, page, any_order=True)})
+    # a page named as one phrase before one named by its words in any order
+    named = sorted({page for page, _ in counts if names_title(claim, page)}) or sorted(
+        {page for page, _ in counts if names_title(claim, page, any_order=True)}
+    )
     # the most specific page the claim names: "Hugo Schmeisser was ..." names "Hugo" too
     named = [p for p in named if not any(q != p and names_title(q, p) for q in named)]
     pages = named or sorted({page for page, _ in counts})
