@@ -813,3 +813,15 @@ def test_a_number_before_a_value_and_a_columns_word_counts_that_value():
     assert execute("Ferrari qualified 2 cars.", cells) is None or (
         execute("Ferrari qualified 2 cars.", cells).op != "count"
     )
+
+
+def test_a_headers_hyphen_names_no_column():
+    cells = table_elements(
+        "compounds", [["compound", "physico-chemical parameters", "vapour pressure [pa]"],
+                      ["1,2,5 - thritiepane", "0.7", "8.6"], ["benzene", "0.9", "12.7"]]
+    )  # fmt: skip
+    grid = TableGrid.from_cells(cells)
+    claim_words = set(tokenize("8.6 is the vapour pressure [pa] of 1,2,5 - thritiepane"))
+    assert grid.header_columns(claim_words, numeric_only=True) == [2]
+    # "-" alone is no header word: a claim sharing only it names no column
+    assert grid.header_columns({"-", "benzene"}) == []

@@ -250,7 +250,7 @@ class TableGrid:
         """Columns whose header shares the most content words with the claim (ties kept)."""
         stems = {stem(w) for w in words}
         scored = [
-            (sum(bool(header_forms(w) & stems) for w in set(tokenize(h)) - STOP_WORDS), c)
+            (sum(bool(header_forms(w) & stems) for w in _header_words(h)), c)
             for c, h in self.headers.items()
             if not numeric_only or c in self.numeric
         ]
@@ -304,6 +304,11 @@ _IRREGULAR_FORMS = {
 
 
 @lru_cache(maxsize=1 << 14)
+def _header_words(header: str) -> set[str]:
+    """A header's content words; a mark ("-" of "physico-chemical", "w - l") names nothing."""
+    return {w for w in set(tokenize(header)) - STOP_WORDS if any(ch.isalnum() for ch in w)}
+
+
 def header_forms(word: str) -> frozenset[str]:
     """The forms a lemmatised claim gives a header word: its singular, a participle's verb
     ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score"), and
