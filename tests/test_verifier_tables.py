@@ -230,7 +230,7 @@ def test_packaged_precision_is_per_operation_and_label_and_shrunk_towards_chance
     counts = json.loads(files("wikicheck.verifier").joinpath(tables.PRECISION_FILE).read_text())[
         "counts"
     ]
-    assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none"}
+    assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none", "conjunction"}
     for op, by_label in counts.items():
         for label, c in by_label.items():
             raw = c["right"] / c["fired"]
@@ -825,3 +825,24 @@ def test_a_headers_hyphen_names_no_column():
     assert grid.header_columns(claim_words, numeric_only=True) == [2]
     # "-" alone is no header word: a claim sharing only it names no column
     assert grid.header_columns({"-", "benzene"}) == []
+
+
+def test_clauses_about_two_rows_are_each_read_by_their_row():
+    cells = table_elements(
+        "race", [["driver", "constructor"], ["nino farina", "ferrari"], ["robert manzon", "gordini"],
+                 ["jean behra", "gordini"]]
+    )  # fmt: skip
+    verdict = execute("Nino Farina drove a Ferrari and Robert Manzon drove a Gordini.", cells)
+    assert (verdict.op, verdict.label) == ("conjunction", SUPPORTS)
+    assert verdict.program == (
+        "(rows(driver == 'nino farina' & constructor == 'ferrari') = [nino farina]) and "
+        "(constructor[robert manzon] = 'gordini'; claimed 'gordini')"
+    )
+    assert execute("Nino Farina drove a Ferrari, and Jean Behra drove a Ferrari.", cells).label == (
+        REFUTES
+    )
+    # every clause must be read: one the table cannot ground leaves the claim alone
+    verdict = execute("Nino Farina drove a Ferrari and the weather was fine.", cells)
+    assert verdict is None or verdict.op != "conjunction"
+    # a clause's count or superlative would lose the other clause's condition
+    assert execute("Robert Manzon drove a Gordini and 2 driver drove a Gordini.", cells) is None

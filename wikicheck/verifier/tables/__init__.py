@@ -48,6 +48,7 @@ __all__ = [
     "Verdict",
     "TableGrid",
     "combine",
+    "conjunction",
     "executor_probabilities",
     "execute",
     "parse_number",
@@ -184,18 +185,67 @@ def _negated(claim: Claim, grid: TableGrid) -> bool:
 
 
 def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
-    """The first operation that can ground ``claim`` in the table, run; None when none can."""
+    """The first operation that can ground ``claim`` in the table, run; None when none can.
+    A claim no operation reads whole may be clauses each one reads (:func:`conjunction`)."""
     parsed = _parse(claim, cells)
     if parsed is None:
         return None
-    negated = _negated(*parsed)
+    return _first_answer(*parsed) or conjunction(parsed[0].tokens, cells)
+
+
+def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
+    negated = _negated(claim, grid)
     for op, rule in OPS.items():
         if negated and op in _READS_NO_NEGATION:
             continue
-        verdict = rule(*parsed)
+        verdict = rule(claim, grid)
         if verdict:
             return verdict
     return None
+
+
+def _few_words(clause: list[str]) -> bool:
+    return len([t for t in clause if t != _TITLE_MASK]) < 3
+
+
+#: What one clause may be read by: a row's values. A clause's superlative, count or average
+#: loses the condition the other clause sets ("A danced 7 times, with an average rank of 6").
+_CLAUSE_OPS = frozenset({"lookup", "match", "bound"})
+
+#: Where a claim's clauses meet: ", and", ", while", ", but", "and", a comma.
+_CLAUSE_JOINS = ((",", "and"), (",", "while"), (",", "but"), ("and",), (",",))
+
+
+def conjunction(tokens: list[str], cells: Sequence[Element]) -> Verdict | None:
+    """ "<clause>, and <clause>": each clause read by the first operation that grounds it;
+    SUPPORTS when every clause is supported, REFUTES when one is refuted; None unless every
+    clause (three words at least) is answered. "Nino Farina drove a Ferrari and Robert Manzon
+    drove a Gordini" names two rows, which ``match`` would look for in one. Why every clause:
+    on TabFact train statements no operation read, one refuted clause beside one unread was
+    right 0.62 of the time, every clause answered 0.85, every clause read by its row 0.94."""
+    clauses: list[list[str]] = [[]]
+    i = 0
+    while i < len(tokens):
+        join = next((j for j in _CLAUSE_JOINS if tuple(tokens[i : i + len(j)]) == j), None)
+        if join is None:
+            clauses[-1].append(tokens[i])
+            i += 1
+        else:
+            clauses.append([])
+            i += len(join)
+    # "In the 1952 Belgian Grand Prix, ...": the page's name before a comma is no clause
+    clauses = [c for c in clauses if not (_TITLE_MASK in c and _few_words(c))]
+    if len(clauses) < 2 or any(_few_words(c) for c in clauses):
+        return None
+    verdicts = []
+    for clause in clauses:
+        parsed = _parse(" ".join(t for t in clause if t != _TITLE_MASK), cells)
+        verdict = _first_answer(*parsed) if parsed else None
+        if verdict is None or verdict.op not in _CLAUSE_OPS:
+            return None
+        verdicts.append(verdict)
+    label = REFUTES if any(v.label == REFUTES for v in verdicts) else SUPPORTS
+    return Verdict(label, "conjunction", " and ".join(f"({v.program})" for v in verdicts))
 
 
 def executor_probabilities(verdict: Verdict, probabilities: dict[str, float]) -> dict[str, float]:
