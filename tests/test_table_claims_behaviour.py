@@ -110,3 +110,13 @@ def test_a_hyphenated_constructor_and_a_count_without_a_cue_word(check):
     assert check("Five Ferrari drivers qualified for the 1952 Belgian Grand Prix.")[
         "predicted_label"
     ] == SUPPORTS  # fmt: skip
+
+
+def test_two_rows_named_in_two_clauses_are_each_checked(check):
+    claim = "At the 1952 Belgian Grand Prix, Nino Farina drove a Ferrari and Robert Manzon drove a "
+    row = check(claim + "Cooper-Bristol.")
+    assert row["predicted_label"] == REFUTES and row["rule"] == "conjunction"
+    assert row["program"].endswith(
+        "(constructor[robert manzon] = 'gordini'; claimed 'cooper - bristol')"
+    )
+    assert check(claim + "Gordini.")["predicted_label"] == SUPPORTS
