@@ -312,17 +312,17 @@ def claim_table(
     """The table the claim is about among the retrieved evidence's: ``(page, table, named)``.
 
     On a page the claim names (``named``: as one phrase, else its title's words in any order;
-    of two, the one whose title holds the other's) the page's table sharing most content words with the claim
-    (in its cells and their column headers: "nationality" is a column's), retrieved cells
-    breaking ties: such
-    a page often splits one list into tables (a season's games by month) and the claim's own is
-    not always the one retrieval read most of. Where no page of a retrieved cell is named, the
-    retrieved table sharing most content words with the claim, again with retrieved cells
-    breaking ties: a page of heats, semi-finals and a final has one table the statement's
-    columns are in. Chosen on TabFact val statements 301-600 (``bench/bench_absent_evidence.py
-    tabfact --offset 300``), where the table with most retrieved cells was another for 95:
-    3-way accuracy with the tables 0.377 -> 0.403, NOT ENOUGH INFO without them unchanged
-    (0.727); the table benchmark's tune part unchanged (0.691 / 0.783)."""
+    of two, the one whose title holds the other's) the page's table sharing most content words
+    with the claim (in its cells and their column headers: "nationality" is a column's),
+    retrieved cells breaking ties: such a page often splits one list into tables (a season's
+    games by month) and the claim's own is not always the one retrieval read most of. Where
+    no page of a retrieved cell is named, the retrieved table sharing most content words with
+    the claim, again with retrieved cells breaking ties: a page of heats, semi-finals and a
+    final has one table the statement's columns are in. Chosen on TabFact val statements
+    301-600 (``bench/bench_absent_evidence.py tabfact --offset 300``), where the table with
+    most retrieved cells was another for 95: 3-way accuracy with the tables 0.377 -> 0.403,
+    NOT ENOUGH INFO without them unchanged (0.727); the table benchmark's tune part unchanged
+    (0.691 / 0.783)."""
     counts: dict[tuple[str, int], int] = {}
     for el in evidence:
         if el.type == "cell" and el.table is not None:
@@ -361,9 +361,9 @@ def grounded_margin(
     """The margin the executor decides with on retrieved evidence: ``calibrated`` (as on
     gold evidence) when its program ran on a table of the page the claim names, its title's
     words in any order (:func:`wikicheck.common.text.names_title`), the table the model then
-    reads whole (:func:`with_named_table`), or on a table that ``covers`` the claim (:func:`covers_claim`:
-    a claim that names no page, its words in the table); ``margin`` (shown, never applied)
-    otherwise."""
+    reads whole (:func:`with_named_table`), or on a table that ``covers`` the claim
+    (:func:`covers_claim`: a claim that names no page, its words in the table); ``margin``
+    (shown, never applied) otherwise."""
     if margin != float("inf") or verdict is None or page is None:
         return margin
     if not (covers or names_title(claim, page, any_order=True)):

@@ -190,7 +190,7 @@ def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
     parsed = _parse(claim, cells)
     if parsed is None:
         return None
-    return _first_answer(*parsed) or conjunction(parsed[0].tokens, cells)
+    return _first_answer(*parsed) or conjunction(*parsed)
 
 
 def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
@@ -216,13 +216,14 @@ _CLAUSE_OPS = frozenset({"lookup", "match", "bound"})
 _CLAUSE_JOINS = ((",", "and"), (",", "while"), (",", "but"), ("and",), (",",))
 
 
-def conjunction(tokens: list[str], cells: Sequence[Element]) -> Verdict | None:
+def conjunction(claim: Claim, grid: TableGrid) -> Verdict | None:
     """ "<clause>, and <clause>": each clause read by the first operation that grounds it;
     SUPPORTS when every clause is supported, REFUTES when one is refuted; None unless every
     clause (three words at least) is answered. "Nino Farina drove a Ferrari and Robert Manzon
     drove a Gordini" names two rows, which ``match`` would look for in one. Why every clause:
     on TabFact train statements no operation read, one refuted clause beside one unread was
     right 0.62 of the time, every clause answered 0.85, every clause read by its row 0.94."""
+    tokens = claim.tokens
     clauses: list[list[str]] = [[]]
     i = 0
     while i < len(tokens):
@@ -239,8 +240,9 @@ def conjunction(tokens: list[str], cells: Sequence[Element]) -> Verdict | None:
         return None
     verdicts = []
     for clause in clauses:
-        parsed = _parse(" ".join(t for t in clause if t != _TITLE_MASK), cells)
-        verdict = _first_answer(*parsed) if parsed else None
+        toks = [t for t in clause if t != _TITLE_MASK]
+        part = Claim(toks, set(toks), grid.mentions(toks), claim.context)
+        verdict = _first_answer(part, grid)
         if verdict is None or verdict.op not in _CLAUSE_OPS:
             return None
         verdicts.append(verdict)

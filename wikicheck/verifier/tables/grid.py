@@ -304,11 +304,12 @@ _IRREGULAR_FORMS = {
 
 
 @lru_cache(maxsize=1 << 14)
-def _header_words(header: str) -> set[str]:
+def _header_words(header: str) -> frozenset[str]:
     """A header's content words; a mark ("-" of "physico-chemical", "w - l") names nothing."""
-    return {w for w in set(tokenize(header)) - STOP_WORDS if any(ch.isalnum() for ch in w)}
+    return frozenset(w for w in set(tokenize(header)) - STOP_WORDS if any(ch.isalnum() for ch in w))
 
 
+@lru_cache(maxsize=1 << 14)
 def header_forms(word: str) -> frozenset[str]:
     """The forms a lemmatised claim gives a header word: its singular, a participle's verb
     ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score"), and
