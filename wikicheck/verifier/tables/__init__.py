@@ -38,7 +38,7 @@ from wikicheck.verifier.tables.ranking import (
     same,
     superlative,
 )
-from wikicheck.verifier.tables.reading import bound, lookup, match
+from wikicheck.verifier.tables.reading import bound, lookup, match, named_row
 from wikicheck.verifier.tables.text import as_number, parse_number, span_starts, tokenize
 
 __all__ = [
@@ -216,6 +216,11 @@ _CLAUSE_OPS = frozenset({"lookup", "match", "bound"})
 _CLAUSE_JOINS = ((",", "and"), (",", "while"), (",", "but"), ("and",), (",",))
 
 
+#: Words that open a clause about the subject the clause before named ("and a finish of t30",
+#: "with a silver count of zero").
+_CARRY_WORDS = frozenset("a an with for its his her their".split())
+
+
 def conjunction(claim: Claim, grid: TableGrid) -> Verdict | None:
     """ "<clause>, and <clause>": each clause read by the first operation that grounds it;
     SUPPORTS when every clause is supported, REFUTES when one is refuted; None unless every
@@ -239,9 +244,17 @@ def conjunction(claim: Claim, grid: TableGrid) -> Verdict | None:
     if len(clauses) < 2 or any(_few_words(c) for c in clauses):
         return None
     verdicts = []
+    subject: list[str] = []
     for clause in clauses:
         toks = [t for t in clause if t != _TITLE_MASK]
         part = Claim(toks, set(toks), grid.mentions(toks), claim.context)
+        if subject and (not part.mentions or toks[0] in _CARRY_WORDS):
+            # "steve jones have a total of 288 and a finish of t30": the row named first is
+            # the subject of a clause that names none
+            toks = subject + toks
+            part = Claim(toks, set(toks), grid.mentions(toks), claim.context)
+        elif not subject and (name := named_row(part, grid)):
+            subject = tokenize(name)
         verdict = _first_answer(part, grid)
         if verdict is None or verdict.op not in _CLAUSE_OPS:
             return None

@@ -45,17 +45,18 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> ... <value>": one row named by a cell unique in its column, and a value the claim
     states in another column; the value must be that row's (a value of the same column found in
     other rows only, or a stated number the row's cell does not hold, refutes)."""
-    if (
-        claim.words
-        & (MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS)
-        or "than" in claim.words
-    ):
-        return None
+    cues = claim.words & (
+        MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS
+    )
+    named = _column_names(t) & (TOTAL_WORDS | AVERAGE_WORDS)
     column_rows = rows_by_mention(claim, t)
-    named = _named_row(claim, t, column_rows)
-    if named is None:
+    if cues - (named - {v for _, v in column_rows}) or "than" in claim.words:
+        return None  # a cue word that is a column's whole header ("a total of 288") names
+        # it, unless it names a row too (a medal table's "total" row)
+    named_by = _named_row(claim, t, column_rows)
+    if named_by is None:
         return None
-    row, name, key_cols = named
+    row, name, key_cols = named_by
     held = {v for (_, v), rs in column_rows.items() if row in rs}
     named_cols = set(t.header_columns(claim.words))
     for (c, v), rs in column_rows.items():
@@ -66,6 +67,13 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
             continue  # "euro 2012" of the row's "euro 2012 qualifier": a part of its value
         program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
         return Verdict(REFUTES, "lookup", program)
+    shaped = None if claim.words & _RELATIVE else _shaped_value(claim, t, row, key_cols)
+    if shaped is not None:
+        c, said = shaped
+        have = t.rows[row].get(c, "")
+        program = f"{t.headers.get(c, c)}[{name}] = {have!r}; claimed {said!r}"
+        same = all(map(_same_token, tokenize(have), tokenize(said)))
+        return Verdict(SUPPORTS if same else REFUTES, "lookup", program)
     ranked = _ordinal_value(claim, t, key_cols)
     if ranked is not None and (have := t.value(row, ranked[0])) is not None:
         c, n = ranked
@@ -94,6 +102,51 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
         return Verdict(SUPPORTS, "lookup", program)
     return None
+
+
+def _shape(tokens: list[str]) -> tuple[str, ...]:
+    return tuple("#" if as_number(w) is not None else w for w in tokens)
+
+
+def _same_token(a: str, b: str) -> bool:
+    """Tokens of two values written alike: numbers by value ("08" = "8"), a year's short form
+    by its ending ("2004 - 06" = "2004 - 2006")."""
+    if a == b:
+        return True
+    x, y = as_number(a), as_number(b)
+    if x is None or y is None:
+        return False
+    short, long = sorted((a, b), key=len)
+    return x == y or (
+        len(short) == 2 and len(long) == 4 and long.isdigit() and long.endswith(short)
+    )
+
+
+def _shaped_value(
+    claim: Claim, t: TableGrid, row: int, key_cols: set[int]
+) -> tuple[int, str] | None:
+    """(column, the claim's value) where the claim states a value of two numbers or more
+    written as the named row's cell of a column it names is written ("a record of 32 - 42"
+    for "29 - 47", "a score of 6 - 3 , 6 - 4"): one such span, outside the cells it names."""
+    toks = claim.tokens
+    taken = mention_spans(claim, t)
+    found = set()
+    for c in t.header_columns(claim.words):
+        if c in key_cols:
+            continue
+        shape = _shape(tokenize(t.rows[row].get(c, "")))
+        n = len(shape)
+        if shape.count("#") < 2:
+            continue
+        for i in range(len(toks) - n + 1):
+            if not any(a < i + n and i < b for a, b in taken) and _shape(toks[i : i + n]) == shape:
+                found.add((c, " ".join(toks[i : i + n])))
+    return found.pop() if len(found) == 1 else None
+
+
+def _column_names(t: TableGrid) -> set[str]:
+    """Headers of one word ("total", "average"): a claim's such word may name the column."""
+    return {h for h in t.headers.values() if " " not in h}
 
 
 def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int, int] | None:
@@ -227,6 +280,12 @@ def _named_row(
         return None
     (_, name), row = next(iter(keys.items()))
     return row, name, {c for c, _ in keys}
+
+
+def named_row(claim: Claim, t: TableGrid) -> str | None:
+    """The cell text by which the claim names its one row (:func:`_named_row`), or None."""
+    named = _named_row(claim, t)
+    return None if named is None else named[1]
 
 
 def _bounded(claim: Claim) -> bool:
