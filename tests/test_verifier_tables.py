@@ -846,3 +846,52 @@ def test_clauses_about_two_rows_are_each_read_by_their_row():
     assert verdict is None or verdict.op != "conjunction"
     # a clause's count or superlative would lose the other clause's condition
     assert execute("Robert Manzon drove a Gordini and 2 driver drove a Gordini.", cells) is None
+
+
+def test_a_clause_naming_no_row_reads_the_row_the_clause_before_named():
+    cells = table_elements(
+        "race", [["driver", "constructor", "grid", "laps"], ["nino farina", "ferrari", "2", "36"],
+                 ["robert manzon", "gordini", "4", "35"], ["jean behra", "gordini", "6", "20"]]
+    )  # fmt: skip
+    verdict = execute("robert manzon drove 35 laps and a grid of 6", cells)
+    assert (verdict.op, verdict.label) == ("conjunction", REFUTES)
+    assert verdict.program.endswith("(grid[robert manzon] = 4; claimed 6)")
+    assert execute("robert manzon drove 35 laps and a grid of 4", cells).label == SUPPORTS
+
+
+def test_a_header_total_is_a_column_unless_a_row_is_called_total_too():
+    golf = table_elements(
+        "open", [["player", "country", "total", "finish"], ["tom kite", "united states", "281", "t5"],
+                 ["steve jones", "united states", "288", "t30"], ["nick price", "zimbabwe", "290", "t40"]]
+    )  # fmt: skip
+    verdict = execute("steve jones have a total of 290", golf)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "total[steve jones] = 288; claimed 290"
+    )  # fmt: skip
+    assert execute("steve jones have a total of 288", golf).label == SUPPORTS
+    medals = table_elements(
+        "medals", [["nation", "gold", "silver", "total"], ["hong kong", "2", "1", "4"],
+                   ["japan", "1", "1", "2"], ["total", "3", "2", "6"]]
+    )  # fmt: skip
+    # "total" names the totals row here as well: no lookup of the total row's count
+    assert execute("japan have a total of 2", medals) is None
+
+
+def test_a_value_written_as_the_rows_cell_is_compared_whole():
+    cells = table_elements(
+        "season", [["game", "team", "score", "record"], ["76", "toronto", "l 95 - 102 (ot)", "29 - 47"],
+                   ["77", "new jersey", "w 112 - 103", "30 - 47"], ["78", "chicago", "l 103 - 110", "30 - 48"]]
+    )  # fmt: skip
+    verdict = execute("new jersey have a record of 32 - 42", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "record[new jersey] = '30 - 47'; claimed '32 - 42'"
+    )  # fmt: skip
+    # a relation to the value states no value
+    assert execute("new jersey have a record before 32 - 42", cells) is None
+    years = table_elements(
+        "players", [["player", "school", "years for rockets"], ["a smith", "baylor", "2004 - 06"],
+                    ["b jones", "duke", "1999 - 2001"]]
+    )  # fmt: skip
+    # a year's short form is that year
+    assert execute("a smith play for the rocket from 2004 - 2006", years).label == SUPPORTS
+    assert execute("a smith play for the rocket from 2004 - 2007", years).label == REFUTES
