@@ -185,16 +185,16 @@ def checks_again(
     store,
     *,
     similarity: float | None,
-    checked_temperature: float = 1.0,
+    checked_scaling: dict[str, tuple[float, float]] | None = None,
     model: dict | None = None,
 ) -> tuple[dict, object]:
     """A cached 3-way prediction row with the evidence checks run again on what it read, as
     ``wikicheck.check.pipeline.decide`` would: from the label and probabilities the checks were
-    given (before them; the checked temperature undone where they changed nothing), then the
-    checked temperature applied. ``similarity``: the retrieval's, as the run computed it (it
+    given (before them; the checked scaling undone where they changed nothing), then the
+    checked scaling applied. ``similarity``: the retrieval's, as the run computed it (it
     picks the sufficiency model). Returns the new row and the :class:`Sufficiency`."""
     from wikicheck.annotations import read_evidence_of
-    from wikicheck.verifier.model import agreeing_with, with_temperature
+    from wikicheck.verifier.model import agreeing_with, scaled_confidence, unscaled_confidence
     from wikicheck.verifier.sufficiency import apply_evidence_checks
 
     # the executor's own model_probabilities (rule_applied) stay, as decide keeps them
@@ -208,14 +208,15 @@ def checks_again(
         and not row.get("rule_applied")
     ):
         probs = row["model_probabilities"]  # the checks changed the label: what they were given
-    elif isinstance(probs, dict) and checked_temperature != 1.0:
-        probs = with_temperature(probs, 1.0 / checked_temperature)
+    elif isinstance(probs, dict) and checked_scaling:
+        probs = unscaled_confidence(row["predicted_label"], probs, checked_scaling)
     if isinstance(probs, dict):
         new["probabilities"] = dict(probs)
     check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
                                   used=read_evidence_of(row), model=model,
                                   similarity=similarity)  # fmt: skip
-    if isinstance(new.get("probabilities"), dict) and checked_temperature != 1.0:
-        shown = with_temperature(new["probabilities"], checked_temperature)
-        new["probabilities"] = agreeing_with(new["predicted_label"], shown)
+    if isinstance(new.get("probabilities"), dict) and checked_scaling:
+        label = new["predicted_label"]
+        shown = agreeing_with(label, new["probabilities"])
+        new["probabilities"] = scaled_confidence(label, shown, checked_scaling)
     return new, check

@@ -187,7 +187,7 @@ def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list
     from wikicheck.indexer.stores import open_store
     from wikicheck.verifier.model import Verifier
 
-    temperature = Verifier.load().checked_temperature
+    scaling = Verifier.load().checked_scaling
     store = open_store(index_dir=index_dir)
     similarities = _similarities(rows, store)
     out = []
@@ -195,7 +195,7 @@ def rescore(rows: list[dict], index_dir: str, model: dict | None = None) -> list
         found = store.get(read_evidence_of(row))
         elements = [found[i] for i in read_evidence_of(row) if i in found]
         new, check = checks_again(row, elements, store, similarity=similarity, model=model,
-                                  checked_temperature=temperature)  # fmt: skip
+                                  checked_scaling=scaling)  # fmt: skip
         new["features"] = check.features
         new.setdefault(
             "label_before_checks", row.get("label_before_checks", row["predicted_label"])

@@ -567,7 +567,7 @@ def rescore(rows: list[dict], index_dir: Path) -> list[dict]:
     from wikicheck.indexer.stores import open_store
     from wikicheck.verifier.model import Verifier
 
-    temperature = Verifier.load().checked_temperature
+    scaling = Verifier.load().checked_scaling
     store = open_store(index_dir=str(index_dir))
     out = []
     for row in rows:
@@ -575,7 +575,7 @@ def rescore(rows: list[dict], index_dir: Path) -> list[dict]:
         elements = [found[i] for i in read_evidence_of(row) if i in found]
         similarity = ((row.get("sufficiency") or {}).get("features") or {}).get("similarity")
         new, _ = checks_again(row, elements, store, similarity=similarity,
-                              checked_temperature=temperature)  # fmt: skip
+                              checked_scaling=scaling)  # fmt: skip
         out.append(new)
     store.close()
     return out

@@ -1,6 +1,6 @@
 """``bench._common.checks_again``: the benchmarks' ``--rescore`` re-runs the evidence checks on
 cached rows and must give the row the pipeline's ``decide`` gave (labels, shown probabilities,
-the checked temperature), or a figure measured by rescoring is not the software's."""
+the checked scaling), or a figure measured by rescoring is not the software's."""
 
 from __future__ import annotations
 
@@ -19,15 +19,15 @@ OFF = Element(id="x0", page="Danube", type="sentence", position=0,
               text="The Danube flows through Vienna and Budapest.")  # fmt: skip
 
 
-def _row(claim: str, evidence: list[Element], label: str, probs: dict, temperature: float):
+def _row(claim: str, evidence: list[Element], label: str, probs: dict, scaling: dict):
     g = Gathered(Claim(id=1, claim=claim), list(evidence), [el.id for el in evidence])
     p = Prediction(label, probs, used=[el.id for el in evidence])
     options = CheckOptions()
     j = judge(g, p, None, options, None)
-    return decide(g, p, j, options, None, None, temperature).to_row()
+    return decide(g, p, j, options, None, None, scaling).to_row()
 
 
-@pytest.mark.parametrize("temperature", [1.0, 0.9])
+@pytest.mark.parametrize("scaling", [{}, {"verdict": (0.85, 0.05), "nei": (0.35, 1.75)}])
 @pytest.mark.parametrize(
     ("claim", "evidence", "label", "changed"),
     [
@@ -36,12 +36,12 @@ def _row(claim: str, evidence: list[Element], label: str, probs: dict, temperatu
         ("Alain Prost won the 1989 British Grand Prix.", [WON_BY], SUPPORTS, SUPPORTS),
     ],
 )
-def test_checks_again_gives_the_row_decide_gave(claim, evidence, label, changed, temperature):
+def test_checks_again_gives_the_row_decide_gave(claim, evidence, label, changed, scaling):
     probs = {SUPPORTS: 0.62, REFUTES: 0.3, NEI: 0.08}
-    row = _row(claim, evidence, label, probs, temperature)
+    row = _row(claim, evidence, label, probs, scaling)
     assert row["predicted_label"] == changed
     again, check = checks_again(row, evidence, None, similarity=None,
-                                checked_temperature=temperature)  # fmt: skip
+                                checked_scaling=scaling)  # fmt: skip
     assert again["predicted_label"] == row["predicted_label"]
     assert again["probabilities"] == pytest.approx(row["probabilities"], abs=2e-6)
     assert again.get("model_probabilities") == row.get("model_probabilities")

@@ -1,12 +1,16 @@
-"""bench/calibrate_checked.py: the temperature of the answer after the checks is fitted on
-present and absent rows, written into a checkpoint's config, and an empty folder is an error."""
+"""bench/calibrate_checked.py: the scaling of the answer's confidence after the checks is fitted
+per kind on present and absent rows, written into a checkpoint's config, and an empty folder is
+an error."""
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "calibrate_checked.py"
@@ -20,7 +24,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 def _rows(folder: Path, sure: float) -> None:
     """Answers shown at probability ``sure``, right nine times in ten: underconfident when
-    ``sure`` is below 0.9, so the fit sharpens (T < 1)."""
+    ``sure`` is below 0.9, so the fit raises it."""
     folder.mkdir()
     rest = (1.0 - sure) / 2
     for name, gold_of in (("rows-present.jsonl", "SUPPORTS"), ("rows-absent.jsonl", None)):
@@ -41,17 +45,22 @@ def _rows(folder: Path, sure: float) -> None:
                 f.write(json.dumps(row) + "\n")
 
 
-def _model(tmp_path: Path, temperature: float | None = None) -> Path:
+def _model(tmp_path: Path, scaling: dict | None = None) -> Path:
     model = tmp_path / "model"
     model.mkdir()
     config = {"wikicheck_sentence_temperature": 1.48}
-    if temperature is not None:
-        config["wikicheck_checked_temperature"] = temperature
+    for kind, (scale, shift) in (scaling or {}).items():
+        config[f"wikicheck_checked_{kind}_scale"] = scale
+        config[f"wikicheck_checked_{kind}_shift"] = shift
     (model / "config.json").write_text(json.dumps(config))
     return model
 
 
-def test_fits_sharpens_underconfident_answers_and_writes_the_checkpoint(tmp_path):
+def _shown(c: float, scale: float, shift: float) -> float:
+    return 1 / (1 + math.exp(-(scale * math.log(c / (1 - c)) + shift)))
+
+
+def test_fits_raises_underconfident_answers_and_writes_the_checkpoint(tmp_path):
     _rows(tmp_path / "fit", 0.6)
     _rows(tmp_path / "rep", 0.6)
     model = _model(tmp_path)
@@ -59,26 +68,33 @@ def test_fits_sharpens_underconfident_answers_and_writes_the_checkpoint(tmp_path
                "--write", str(model))  # fmt: skip
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout.strip().splitlines()[-1])
-    assert result["n"] == 200 and result["temperature"] < 1.0
+    assert result["n"] == 200 and result["n_by_kind"] == {"verdict": 110, "nei": 90}
+    # every NOT ENOUGH INFO answer is right and shown at 0.6: the fit shows it near 1
+    assert _shown(0.6, *result["scaling"]["nei"]) > 0.95
+    # verdicts at 0.6 are right 90 times in 110: shown near 0.82
+    assert _shown(0.6, *result["scaling"]["verdict"]) == pytest.approx(90 / 110, abs=0.02)
     assert result["ece_after"] < result["ece_before"]
     report = result["report"][str(tmp_path / "rep")]
     assert report["ece_after"] < report["ece_before"]
     config = json.loads((model / "config.json").read_text())
-    assert config["wikicheck_checked_temperature"] == result["temperature"]
+    assert config["wikicheck_checked_nei_scale"] == result["scaling"]["nei"][0]
+    assert config["wikicheck_checked_verdict_shift"] == result["scaling"]["verdict"][1]
     assert config["wikicheck_sentence_temperature"] == 1.48  # the other keys stay
-    assert config["wikicheck_calibration"]["checked_temperature"]["n"] == 200
+    assert config["wikicheck_calibration"]["checked_scaling"]["n"] == 200
 
 
-def test_rows_shown_at_the_current_temperature_are_undone_before_the_fit(tmp_path):
+def test_rows_shown_with_the_current_scaling_are_undone_before_the_fit(tmp_path):
     _rows(tmp_path / "fit", 0.6)
     plain = json.loads(_run(str(tmp_path / "fit"), "--model", str(_model(tmp_path))).stdout
                        .strip().splitlines()[-1])  # fmt: skip
     again = tmp_path / "again"
     again.mkdir()
-    carried = json.loads(_run(str(tmp_path / "fit"), "--model", str(_model(again, 2.0))).stdout
+    carried = json.loads(_run(str(tmp_path / "fit"), "--model",
+                              str(_model(again, {"verdict": (1.0, 1.0)}))).stdout
                          .strip().splitlines()[-1])  # fmt: skip
-    # the same rows read as shown at T = 2 were sharper before it: the fit is not the same
-    assert carried["temperature"] != plain["temperature"]
+    # the same verdicts read as shifted up by 1 were lower before it: their fit shifts more
+    assert carried["scaling"]["verdict"] != plain["scaling"]["verdict"]
+    assert carried["scaling"]["nei"] == plain["scaling"]["nei"]
 
 
 def test_a_folder_without_rows_is_a_clear_error(tmp_path):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from tests.pages import cell_element
 from wikicheck.common.text import names_title
 from wikicheck.model import REFUTES, Element, Evidence
@@ -301,7 +303,7 @@ def test_sibling_evidence_is_insufficient_however_well_it_covers_the_claim():
     assert not check.sibling and check.sufficient
 
 
-def test_the_answer_after_the_checks_is_shown_at_the_checked_temperature():
+def test_the_answer_after_the_checks_is_shown_with_its_kinds_scaling():
     from wikicheck.annotations import Claim
     from wikicheck.check.pipeline import CheckOptions, Gathered, Judgement, decide
     from wikicheck.model import NEI, SUPPORTS
@@ -313,15 +315,25 @@ def test_the_answer_after_the_checks_is_shown_at_the_checked_temperature():
     probs = {SUPPORTS: 0.6, REFUTES: 0.3, NEI: 0.1}
     p = Prediction(SUPPORTS, probs, [el.id], [], probs)
     j = Judgement(checks=Sufficiency(True, 0.9, {}, [], [], NumberCheck()))
-    sharp = decide(g, p, j, CheckOptions(labels=3), None, None, 0.5)
+    # a verdict's log-odds doubled: 0.6 -> 1 / (1 + (0.4 / 0.6) ** 2) = 0.6923
+    scaling = {"verdict": (2.0, 0.0), "nei": (1.0, 3.0)}
+    sharp = decide(g, p, j, CheckOptions(labels=3), None, None, scaling)
     assert sharp.label == SUPPORTS
-    assert sharp.probabilities[SUPPORTS] > 0.6 > sharp.probabilities[SUPPORTS] - 0.3
+    assert sharp.probabilities[SUPPORTS] == pytest.approx(0.692308, abs=1e-6)
+    # the other labels keep their shares of the rest (REFUTES 3 : NOT ENOUGH INFO 1)
+    assert sharp.probabilities[REFUTES] == pytest.approx(3 * sharp.probabilities[NEI], abs=1e-5)
     assert abs(sum(sharp.probabilities.values()) - 1.0) < 1e-5
-    # 2-way answers and given evidence keep the model's calibration
-    assert decide(g, p, j, CheckOptions(labels=2), None, None, 0.5).probabilities == probs
+    # NOT ENOUGH INFO the checks give is scaled as its own kind
+    silent = Judgement(checks=Sufficiency(False, 0.1, {}, [], [], NumberCheck()))
+    nei = decide(g, p, silent, CheckOptions(labels=3), None, None, scaling)
+    assert nei.label == NEI
+    unscaled = decide(g, p, silent, CheckOptions(labels=3), None, None, None)
+    assert nei.probabilities[NEI] > unscaled.probabilities[NEI]
+    # 2-way answers and given evidence keep the model's calibration; no scaling, no change
+    assert decide(g, p, j, CheckOptions(labels=2), None, None, scaling).probabilities == probs
     oracle = CheckOptions(labels=3, evidence="oracle")
-    assert decide(g, p, j, oracle, None, None, 0.5).probabilities == probs
-    assert decide(g, p, j, CheckOptions(labels=3), None, None, 1.0).probabilities == probs
+    assert decide(g, p, j, oracle, None, None, scaling).probabilities == probs
+    assert decide(g, p, j, CheckOptions(labels=3), None, None, {}).probabilities == probs
 
 
 def test_cells_of_the_claims_own_page_are_table_evidence_beside_a_sentence():

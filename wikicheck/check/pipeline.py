@@ -32,7 +32,7 @@ from wikicheck.model import Element, Evidence
 from wikicheck.retriever.display import shown
 from wikicheck.skips import SkipLog
 from wikicheck.verifier.confidence import abstain
-from wikicheck.verifier.model import Prediction, agreeing_with, with_temperature
+from wikicheck.verifier.model import Prediction, agreeing_with, scaled_confidence
 from wikicheck.verifier.predict import (
     claim_table,
     executor_decision,
@@ -343,16 +343,17 @@ def decide(
     options: CheckOptions,
     margin: float | None,
     calibrated: float | None = None,
-    checked_temperature: float = 1.0,
+    checked_scaling: dict[str, tuple[float, float]] | None = None,
 ) -> CheckResult:
     """The verdict and probabilities shown, then the evidence a person is shown.
 
     ``calibrated``: the checkpoint's executor margin, with which a program grounded on the
     claim's own table decides on retrieved evidence
-    (:func:`wikicheck.verifier.predict.grounded_margin`). ``checked_temperature``: the
-    checkpoint's temperature of the answer after the checks
-    (``Verifier.checked_temperature``), applied where the checks judge 3-way answers on
-    retrieved evidence; the label stays, only how sure it is shown changes."""
+    (:func:`wikicheck.verifier.predict.grounded_margin`). ``checked_scaling``: the
+    checkpoint's scaling of the answer's confidence after the checks
+    (``Verifier.checked_scaling``, :func:`wikicheck.verifier.model.scaled_confidence`), applied
+    where the checks judge 3-way answers on retrieved evidence; the label stays, only how sure
+    it is shown changes."""
     label, probs = p.label, dict(p.probabilities)
     before: dict[str, float] | None = None
     applied = None
@@ -375,8 +376,8 @@ def decide(
             label_before_checks = label
             before = before or probs
             label, probs = checked, checked_probs or probs
-        if options.labels == 3 and not options.oracle and checked_temperature != 1.0:
-            probs = agreeing_with(label, with_temperature(probs, checked_temperature))
+        if options.labels == 3 and not options.oracle and checked_scaling:
+            probs = scaled_confidence(label, agreeing_with(label, probs), checked_scaling)
     result = CheckResult(
         id=g.claim.id,
         claim=g.claim.claim,
@@ -430,14 +431,14 @@ def check_claims(
         verifier, options.table_executor, options.executor_margin, oracle=options.oracle
     )
     calibrated = getattr(verifier, "executor_margin", None)
-    temperature = getattr(verifier, "checked_temperature", 1.0)
+    scaling = getattr(verifier, "checked_scaling", None)
     gathered = gather(claims, store, retriever, options)
     t0 = time.perf_counter()
     predictions = read(verifier, gathered, options)
     results = []
     for g, p in zip(gathered, predictions, strict=True):
         judgement = judge(g, p, store, options, margin)
-        results.append(decide(g, p, judgement, options, margin, calibrated, temperature))
+        results.append(decide(g, p, judgement, options, margin, calibrated, scaling))
     verify_share = (time.perf_counter() - t0) / len(claims)
     for g, r in zip(gathered, results, strict=True):
         # Retrieval keeps per-claim timings when it can; otherwise the batch's share is used.
