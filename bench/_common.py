@@ -185,7 +185,7 @@ def checks_again(
     store,
     *,
     similarity: float | None,
-    checked_scaling: dict[str, tuple[float, float]] | None = None,
+    checked_scaling: dict[str, tuple[float, float, float]] | None = None,
     model: dict | None = None,
 ) -> tuple[dict, object]:
     """A cached 3-way prediction row with the evidence checks run again on what it read, as
@@ -209,7 +209,8 @@ def checks_again(
     ):
         probs = row["model_probabilities"]  # the checks changed the label: what they were given
     elif isinstance(probs, dict) and checked_scaling:
-        probs = unscaled_confidence(row["predicted_label"], probs, checked_scaling)
+        score = float((row.get("sufficiency") or {}).get("score", 0.0))
+        probs = unscaled_confidence(row["predicted_label"], probs, checked_scaling, score)
     if isinstance(probs, dict):
         new["probabilities"] = dict(probs)
     check = apply_evidence_checks(new, row["claim"], elements, labels=3, store=store,
@@ -218,5 +219,5 @@ def checks_again(
     if isinstance(new.get("probabilities"), dict) and checked_scaling:
         label = new["predicted_label"]
         shown = agreeing_with(label, new["probabilities"])
-        new["probabilities"] = scaled_confidence(label, shown, checked_scaling)
+        new["probabilities"] = scaled_confidence(label, shown, checked_scaling, check.score)
     return new, check

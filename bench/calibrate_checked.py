@@ -1,17 +1,18 @@
 """Fit how the confidence of the answer shown after the evidence checks is scaled
-(``wikicheck_checked_{verdict,nei}_{scale,shift}``).
+(``wikicheck_checked_{verdict,nei}_{scale,shift,sufficiency}``).
 
 The checks (``wikicheck.verifier.sufficiency``) turn answers into NOT ENOUGH INFO, keep
 contradictions and mix the sufficiency score into the probabilities, so the model's own
 temperatures no longer calibrate what a 3-way answer on retrieved evidence is shown with. This
-fits, for each kind of answer (a verdict; NOT ENOUGH INFO), the (scale, shift) of the shown
-label's log-odds (Platt scaling, ``wikicheck.verifier.model.scaled_confidence``) on the rows of
-``bench/bench_absent_evidence.py`` work folders: each claim once with its pages in the index
-(gold: its label) and once without (gold: NOT ENOUGH INFO), so the fit sees both halves of what
-a user meets. Each kind's pair is the one on a grid (scale 0.10..3.00, shift -3.00..3.00, step
-0.05) minimising the negative log-likelihood of the answer being right; it prints the ECE (10
-bins) before and after on the fitted rows and on any ``--report`` folders (never fitted on), and
-with ``--write CHECKPOINT`` stores the pairs in that checkpoint's ``config.json``.
+fits, for each kind of answer (a verdict; NOT ENOUGH INFO), a logistic regression of the answer
+being right on the shown label's log-odds and the checks' sufficiency score (Platt scaling with
+a second input, ``wikicheck.verifier.model.scaled_confidence``: scale, shift, sufficiency
+weight; Newton's method, a small ridge) on the rows of ``bench/bench_absent_evidence.py`` work
+folders: each claim once with its pages in the index (gold: its label) and once without (gold:
+NOT ENOUGH INFO), so the fit sees both halves of what a user meets. It prints the ECE (10 bins)
+before and after on the fitted rows and on any ``--report`` folders (never fitted on), both
+runs together and each alone, and with ``--write CHECKPOINT`` stores the three numbers per kind
+in that checkpoint's ``config.json``.
 
 Fit on claims the verifier never trained on, no check was fitted or chosen on and no figure is
 reported on: the calibration half of FEVEROUS-S's held-out claims (``[holdout]
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -43,30 +45,41 @@ from bench._common import header  # noqa: E402
 
 NEI = "NOT ENOUGH INFO"
 DEFAULT_MODEL = "wikicheck/verifier/models/wikicheck-minilm-verifier"
-SCALES = np.round(np.arange(0.10, 3.0001, 0.05), 2)
-SHIFTS = np.round(np.arange(-3.0, 3.0001, 0.05), 2)
+#: The ridge on the three weights: keeps a kind with few rows from extreme numbers.
+RIDGE = 0.01
+#: The smallest scale of the model's log-odds a fit may give.
+MIN_SCALE = 0.05
 
-#: (kind, gold, label, confidence before the scaling) per row
-Row = tuple[str, str, str, float]
+Scaling = dict[str, tuple[float, float, float]]
+
+
+@dataclass(frozen=True)
+class Row:
+    kind: str  # "verdict" or "nei"
+    right: bool
+    confidence: float  # the shown label's probability before the scaling
+    sufficiency: float  # the checks' score
+    absent: bool  # the claim's pages were removed from the index
 
 
 def kind_of(label: str) -> str:
     return "nei" if label == NEI else "verdict"
 
 
-def scaling_of(config: dict) -> dict[str, tuple[float, float]]:
-    """The (scale, shift) per kind a checkpoint's ``config.json`` records."""
+def scaling_of(config: dict) -> Scaling:
+    """The (scale, shift, sufficiency weight) per kind a checkpoint's ``config.json`` records."""
     from wikicheck.verifier.model import CHECKED_KINDS
 
-    return {
-        kind: (float(config[f"wikicheck_checked_{kind}_scale"]),
-               float(config.get(f"wikicheck_checked_{kind}_shift", 0.0)))
-        for kind in CHECKED_KINDS
-        if config.get(f"wikicheck_checked_{kind}_scale") is not None
-    }  # fmt: skip
+    out = {}
+    for kind in CHECKED_KINDS:
+        key = f"wikicheck_checked_{kind}"
+        if config.get(f"{key}_scale") is not None:
+            out[kind] = (float(config[f"{key}_scale"]), float(config.get(f"{key}_shift", 0.0)),
+                         float(config.get(f"{key}_sufficiency", 0.0)))  # fmt: skip
+    return out
 
 
-def read_rows(work: Path, current: dict[str, tuple[float, float]]) -> list[Row]:
+def read_rows(work: Path, current: Scaling) -> list[Row]:
     """A row per answer of a work folder's ``rows-present.jsonl`` (gold: the claim's label)
     and ``rows-absent.jsonl`` (gold: NOT ENOUGH INFO), its confidence as it was before
     ``current`` scaled it."""
@@ -85,8 +98,9 @@ def read_rows(work: Path, current: dict[str, tuple[float, float]]) -> list[Row]:
             gold = NEI if absent else row.get("gold_label")
             if gold is None:
                 continue
-            before = unscaled_confidence(label, probs, current)[label]
-            out.append((kind_of(label), gold, label, before))
+            score = float((row.get("sufficiency") or {}).get("score", 0.0))
+            before = unscaled_confidence(label, probs, current, score)[label]
+            out.append(Row(kind_of(label), gold == label, before, score, absent))
     return out
 
 
@@ -95,29 +109,63 @@ def _log_odds(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
-def fit(rows: list[Row]) -> tuple[float, float]:
-    """The grid's (scale, shift) minimising the negative log-likelihood of the answers'
-    being right."""
-    z = _log_odds(np.array([c for *_, c in rows]))
-    right = np.array([g == lab for _, g, lab, _ in rows], dtype=float)
-    logits = SCALES[:, None, None] * z[None, None, :] + SHIFTS[None, :, None]
-    # -log sigmoid(x) = log(1 + e^-x), computed stably
-    loss = right * np.logaddexp(0, -logits) + (1 - right) * np.logaddexp(0, logits)
-    i, j = np.unravel_index(loss.sum(axis=2).argmin(), loss.shape[:2])
-    return float(SCALES[i]), float(SHIFTS[j])
+def _inputs(rows: list[Row]) -> np.ndarray:
+    """Columns: log-odds, 1, sufficiency (the order of (scale, shift, weight))."""
+    z = _log_odds(np.array([r.confidence for r in rows]))
+    return np.stack([z, np.ones_like(z), np.array([r.sufficiency for r in rows])], axis=1)
 
 
-def ece(rows: list[Row], scaling: dict[str, tuple[float, float]]) -> float:
+def fit(rows: list[Row]) -> tuple[float, float, float]:
+    """(scale, shift, sufficiency weight) of the logistic regression of the answers' being
+    right, by Newton's method with a small ridge (a convex loss: it converges in a few steps).
+    The scale is kept at ``MIN_SCALE`` at least, so that a label the model is surer of is never
+    shown less sure (and the scaling stays invertible for a re-fit); below it, the shift and
+    the weight are fitted with the scale held there."""
+    x = _inputs(rows)
+    y = np.array([r.right for r in rows], dtype=float)
+    w = _newton(x, y, np.array([1.0, 0.0, 0.0]), free=[0, 1, 2])
+    if w[0] < MIN_SCALE:
+        w = _newton(x, y, np.array([MIN_SCALE, 0.0, 0.0]), free=[1, 2])
+    return tuple(round(float(v), 4) for v in w)  # type: ignore[return-value]
+
+
+def _newton(x: np.ndarray, y: np.ndarray, w: np.ndarray, free: list[int]) -> np.ndarray:
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-(x @ w)))
+        grad = (x.T @ (p - y) + RIDGE * w)[free]
+        xf = x[:, free]
+        hess = (xf * (p * (1 - p))[:, None]).T @ xf + RIDGE * np.eye(len(free))
+        step = np.linalg.solve(hess, grad)
+        w[free] -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def shown(rows: list[Row], scaling: Scaling) -> list[float]:
+    """Each row's confidence as shown with ``scaling``."""
+    x = _inputs(rows) if rows else np.zeros((0, 3))
+    out = []
+    for r, xi in zip(rows, x, strict=True):
+        if r.kind in scaling:
+            out.append(float(1 / (1 + np.exp(-(xi @ np.array(scaling[r.kind]))))))
+        else:
+            out.append(r.confidence)
+    return out
+
+
+def ece(rows: list[Row], scaling: Scaling) -> float:
     """ECE (10 bins) of the answers as shown with ``scaling``."""
     from wikicheck.scoring.calibration import expected_calibration_error
 
-    conf = []
-    for kind, _, _, c in rows:
-        if kind in scaling:
-            a, b = scaling[kind]
-            c = float(1 / (1 + np.exp(-(a * _log_odds(np.array(c)) + b))))
-        conf.append(c)
-    return expected_calibration_error(conf, [g == lab for _, g, lab, _ in rows])
+    return expected_calibration_error(shown(rows, scaling), [r.right for r in rows])
+
+
+def eces(rows: list[Row], scaling: Scaling) -> dict[str, float]:
+    """ECE of both runs together and of each alone."""
+    parts = {"both": rows, "present": [r for r in rows if not r.absent],
+             "absent": [r for r in rows if r.absent]}  # fmt: skip
+    return {k: round(ece(v, scaling), 4) for k, v in parts.items() if v}
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -144,32 +192,33 @@ def main(argv: list[str] | None = None) -> dict:
         raise SystemExit(f"no rows in {', '.join(map(str, args.work))}")
     scaling, counts = {}, {}
     for kind in ("verdict", "nei"):
-        part = [r for r in rows if r[0] == kind]
+        part = [r for r in rows if r.kind == kind]
         counts[kind] = len(part)
         if part:
             scaling[kind] = fit(part)
-    acc = sum(g == lab for _, g, lab, _ in rows) / len(rows)
+    acc = sum(r.right for r in rows) / len(rows)
     result = {"n": len(rows), "n_by_kind": counts, "accuracy": round(acc, 4),
               "scaling": {k: list(v) for k, v in scaling.items()},
-              "ece_before": round(ece(rows, {}), 4), "ece_after": round(ece(rows, scaling), 4),
+              "ece_before": eces(rows, {}), "ece_after": eces(rows, scaling),
               "report": {}}  # fmt: skip
     print(f"fitted on {len(rows)} rows ({', '.join(map(str, args.work))}), accuracy {acc:.3f}: "
-          f"(scale, shift) {scaling}, "
-          f"ECE {result['ece_before']:.3f} -> {result['ece_after']:.3f}")  # fmt: skip
+          f"(scale, shift, sufficiency weight) {scaling}, "
+          f"ECE {result['ece_before']} -> {result['ece_after']}")  # fmt: skip
     for w in args.report:
         other = read_rows(w, current)
         if not other:
             continue
-        result["report"][str(w)] = {"n": len(other), "ece_before": round(ece(other, {}), 4),
-                                    "ece_after": round(ece(other, scaling), 4)}  # fmt: skip
+        result["report"][str(w)] = {"n": len(other), "ece_before": eces(other, {}),
+                                    "ece_after": eces(other, scaling)}  # fmt: skip
         print(f"reported on {w} (never fitted on): {len(other)} rows, ECE "
-              f"{ece(other, {}):.3f} -> {ece(other, scaling):.3f}")  # fmt: skip
+              f"{eces(other, {})} -> {eces(other, scaling)}")  # fmt: skip
     if args.write:
         path = Path(args.write) / "config.json"
         cfg = json.loads(path.read_text(encoding="utf-8"))
-        for kind, (scale, shift) in scaling.items():
+        for kind, (scale, shift, weight) in scaling.items():
             cfg[f"wikicheck_checked_{kind}_scale"] = scale
             cfg[f"wikicheck_checked_{kind}_shift"] = shift
+            cfg[f"wikicheck_checked_{kind}_sufficiency"] = weight
         cal = cfg.setdefault("wikicheck_calibration", {})
         cal["checked_scaling"] = {
             "scaling": {k: list(v) for k, v in scaling.items()},

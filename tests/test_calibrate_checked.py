@@ -56,8 +56,8 @@ def _model(tmp_path: Path, scaling: dict | None = None) -> Path:
     return model
 
 
-def _shown(c: float, scale: float, shift: float) -> float:
-    return 1 / (1 + math.exp(-(scale * math.log(c / (1 - c)) + shift)))
+def _shown(c: float, scale: float, shift: float, weight: float, sufficiency: float = 0.0) -> float:
+    return 1 / (1 + math.exp(-(scale * math.log(c / (1 - c)) + shift + weight * sufficiency)))
 
 
 def test_fits_raises_underconfident_answers_and_writes_the_checkpoint(tmp_path):
@@ -73,14 +73,38 @@ def test_fits_raises_underconfident_answers_and_writes_the_checkpoint(tmp_path):
     assert _shown(0.6, *result["scaling"]["nei"]) > 0.95
     # verdicts at 0.6 are right 90 times in 110: shown near 0.82
     assert _shown(0.6, *result["scaling"]["verdict"]) == pytest.approx(90 / 110, abs=0.02)
-    assert result["ece_after"] < result["ece_before"]
+    assert result["ece_after"]["both"] < result["ece_before"]["both"]
     report = result["report"][str(tmp_path / "rep")]
-    assert report["ece_after"] < report["ece_before"]
+    assert report["ece_after"]["both"] < report["ece_before"]["both"]
+    assert set(report["ece_after"]) == {"both", "present", "absent"}
     config = json.loads((model / "config.json").read_text())
     assert config["wikicheck_checked_nei_scale"] == result["scaling"]["nei"][0]
     assert config["wikicheck_checked_verdict_shift"] == result["scaling"]["verdict"][1]
+    assert config["wikicheck_checked_nei_sufficiency"] == result["scaling"]["nei"][2]
     assert config["wikicheck_sentence_temperature"] == 1.48  # the other keys stay
     assert config["wikicheck_calibration"]["checked_scaling"]["n"] == 200
+
+
+def test_the_checks_score_moves_the_confidence_where_it_tells_right_from_wrong(tmp_path):
+    folder = tmp_path / "fit"
+    folder.mkdir()
+    with (folder / "rows-present.jsonl").open("w") as f:
+        for i in range(200):
+            right = (
+                i % 2 == 0
+            )  # half right, and the right ones are those the checks found sufficient
+            row = {"id": i, "predicted_label": "SUPPORTS", "gold_label": "SUPPORTS" if right else "REFUTES",
+                   "probabilities": {"SUPPORTS": 0.7, "REFUTES": 0.2, NEI: 0.1},
+                   "sufficiency": {"score": (0.8 if right else 0.2) + (i % 7) / 100}}  # fmt: skip
+            f.write(json.dumps(row) + "\n")
+    result = json.loads(_run(str(folder), "--model", str(_model(tmp_path))).stdout
+                        .strip().splitlines()[-1])  # fmt: skip
+    scaling = result["scaling"]["verdict"]
+    assert scaling[2] > 0
+    assert (
+        _shown(0.7, *scaling, sufficiency=0.85) > 0.9 > 0.1 > _shown(0.7, *scaling, sufficiency=0.2)
+    )
+    assert result["ece_after"]["both"] < result["ece_before"]["both"]
 
 
 def test_rows_shown_with_the_current_scaling_are_undone_before_the_fit(tmp_path):

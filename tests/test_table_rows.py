@@ -315,8 +315,9 @@ def test_the_answer_after_the_checks_is_shown_with_its_kinds_scaling():
     probs = {SUPPORTS: 0.6, REFUTES: 0.3, NEI: 0.1}
     p = Prediction(SUPPORTS, probs, [el.id], [], probs)
     j = Judgement(checks=Sufficiency(True, 0.9, {}, [], [], NumberCheck()))
-    # a verdict's log-odds doubled: 0.6 -> 1 / (1 + (0.4 / 0.6) ** 2) = 0.6923
-    scaling = {"verdict": (2.0, 0.0), "nei": (1.0, 3.0)}
+    # a verdict's log-odds doubled, plus 0.5 x the checks' score 0.9 minus 0.45:
+    # 0.6 -> 1 / (1 + (0.4 / 0.6) ** 2) = 0.6923
+    scaling = {"verdict": (2.0, -0.45, 0.5), "nei": (1.0, 3.0, 0.0)}
     sharp = decide(g, p, j, CheckOptions(labels=3), None, None, scaling)
     assert sharp.label == SUPPORTS
     assert sharp.probabilities[SUPPORTS] == pytest.approx(0.692308, abs=1e-6)

@@ -395,6 +395,7 @@ def test_checkpoint_config_carries_its_calibrated_margins(tmp_path):
         ("wikicheck_sentence_temperature", "1.5", "'1.5'; expected a number in [0.05, 20.0]"),
         ("wikicheck_checked_nei_scale", 25, "= 25 is outside [0.01, 20.0]"),
         ("wikicheck_checked_verdict_shift", "1", "'1'; expected a number in [-10.0, 10.0]"),
+        ("wikicheck_checked_nei_sufficiency", -60, "= -60 is outside [-50.0, 50.0]"),
         ("wikicheck_max_length", "256", "'256'; expected a whole number of tokens"),
         ("wikicheck_max_length", 2, "2; expected a whole number of tokens"),
     ],

@@ -343,7 +343,7 @@ def decide(
     options: CheckOptions,
     margin: float | None,
     calibrated: float | None = None,
-    checked_scaling: dict[str, tuple[float, float]] | None = None,
+    checked_scaling: dict[str, tuple[float, float, float]] | None = None,
 ) -> CheckResult:
     """The verdict and probabilities shown, then the evidence a person is shown.
 
@@ -377,7 +377,8 @@ def decide(
             before = before or probs
             label, probs = checked, checked_probs or probs
         if options.labels == 3 and not options.oracle and checked_scaling:
-            probs = scaled_confidence(label, agreeing_with(label, probs), checked_scaling)
+            pooled = agreeing_with(label, probs)
+            probs = scaled_confidence(label, pooled, checked_scaling, j.checks.score)
     result = CheckResult(
         id=g.claim.id,
         claim=g.claim.claim,

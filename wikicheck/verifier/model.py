@@ -215,10 +215,13 @@ _CALIBRATION_RANGE = {
     "wikicheck_checked_verdict_shift": (-10.0, 10.0),
     "wikicheck_checked_nei_scale": (0.01, 20.0),
     "wikicheck_checked_nei_shift": (-10.0, 10.0),
+    "wikicheck_checked_verdict_sufficiency": (-50.0, 50.0),
+    "wikicheck_checked_nei_sufficiency": (-50.0, 50.0),
 }
 
 #: The kinds of answer the confidence shown after the evidence checks is scaled for, each with
-#: its own (scale, shift): a verdict (SUPPORTS or REFUTES) and NOT ENOUGH INFO.
+#: its own (scale, shift, sufficiency weight): a verdict (SUPPORTS or REFUTES) and NOT ENOUGH
+#: INFO.
 CHECKED_KINDS = ("verdict", "nei")
 
 
@@ -263,35 +266,42 @@ def _with_confidence(label: str, probs: dict[str, float], confidence: float) -> 
 
 
 def scaled_confidence(
-    label: str, probs: dict[str, float], scaling: dict[str, tuple[float, float]]
+    label: str,
+    probs: dict[str, float],
+    scaling: dict[str, tuple[float, float, float]],
+    sufficiency: float = 0.0,
 ) -> dict[str, float]:
     """``probs`` with the shown ``label``'s probability ``p`` mapped to
-    ``sigmoid(scale * logit(p) + shift)`` (Platt scaling), the (scale, shift) of its kind
-    (:data:`CHECKED_KINDS`); the other labels keep their shares of the rest.
+    ``sigmoid(scale * logit(p) + shift + weight * sufficiency)`` (Platt scaling with the
+    evidence checks' sufficiency score as a second input), the (scale, shift, weight) of its
+    kind (:data:`CHECKED_KINDS`); the other labels keep their shares of the rest.
 
     Why not a temperature: after the evidence checks, how often an answer is right depends on
-    its kind more than on the number the model gave it (on held-out FEVEROUS-S claims NOT
-    ENOUGH INFO the model chose itself is shown at 0.79 and right 0.93 of the time), and a
-    temperature only spreads or narrows the numbers, it cannot shift them. A kind without a
-    scaling is shown as it is."""
+    its kind and on how much the evidence says about the claim more than on the number the
+    model gave it (on held-out FEVEROUS-S claims NOT ENOUGH INFO the model chose itself is shown
+    at 0.79 and right 0.93 of the time), and a temperature only spreads or narrows the numbers.
+    A kind without a scaling is shown as it is."""
     kind = "nei" if label == NEI else "verdict"
     if kind not in scaling or label not in probs:
         return probs
-    scale, shift = scaling[kind]
-    z = scale * _log_odds(probs[label]) + shift
+    scale, shift, weight = scaling[kind]
+    z = scale * _log_odds(probs[label]) + shift + weight * sufficiency
     return _with_confidence(label, probs, 1.0 / (1.0 + math.exp(-z)))
 
 
 def unscaled_confidence(
-    label: str, probs: dict[str, float], scaling: dict[str, tuple[float, float]]
+    label: str,
+    probs: dict[str, float],
+    scaling: dict[str, tuple[float, float, float]],
+    sufficiency: float = 0.0,
 ) -> dict[str, float]:
-    """The probabilities :func:`scaled_confidence` was given, from the ones it returned (to
-    fit or run the checks again on a stored row)."""
+    """The probabilities :func:`scaled_confidence` was given, from the ones it returned with
+    the same ``sufficiency`` (to fit or run the checks again on a stored row)."""
     kind = "nei" if label == NEI else "verdict"
     if kind not in scaling or label not in probs:
         return probs
-    scale, shift = scaling[kind]
-    z = (_log_odds(probs[label]) - shift) / scale
+    scale, shift, weight = scaling[kind]
+    z = (_log_odds(probs[label]) - shift - weight * sufficiency) / scale
     return _with_confidence(label, probs, 1.0 / (1.0 + math.exp(-z)))
 
 
@@ -430,17 +440,19 @@ class Verifier:
         )
         #: How the confidence of the answer shown once the evidence checks have spoken (3-way,
         #: on retrieved evidence: :func:`wikicheck.check.pipeline.decide`) is scaled, per kind
-        #: of answer (:data:`CHECKED_KINDS`): (scale, shift) of its log-odds
-        #: (:func:`scaled_confidence`). The checks change labels and mix the sufficiency score
-        #: into the probabilities, so the model's temperatures no longer make them calibrated;
-        #: fitted after the checks by ``bench/calibrate_checked.py`` on claims no other fit or
-        #: choice used. Empty (shown as they are) where a checkpoint records none.
-        self.checked_scaling: dict[str, tuple[float, float]] = {}
+        #: of answer (:data:`CHECKED_KINDS`): (scale, shift, sufficiency weight) of its
+        #: log-odds (:func:`scaled_confidence`). The checks change labels and mix the
+        #: sufficiency score into the probabilities, so the model's temperatures no longer make
+        #: them calibrated; fitted after the checks by ``bench/calibrate_checked.py`` on claims
+        #: no other fit or choice used. Empty (shown as they are) where a checkpoint records none.
+        self.checked_scaling: dict[str, tuple[float, float, float]] = {}
         for kind in CHECKED_KINDS:
-            scale = _calibration(config, f"wikicheck_checked_{kind}_scale", None, name)
-            shift = _calibration(config, f"wikicheck_checked_{kind}_shift", 0.0, name)
+            key = f"wikicheck_checked_{kind}"
+            scale = _calibration(config, f"{key}_scale", None, name)
+            shift = _calibration(config, f"{key}_shift", 0.0, name)
+            weight = _calibration(config, f"{key}_sufficiency", 0.0, name)
             if scale is not None:
-                self.checked_scaling[kind] = (scale, shift)
+                self.checked_scaling[kind] = (scale, shift, weight)
 
     def temperature_for(
         self, evidence: Sequence[Element | Evidence], claim: str | None = None
