@@ -265,6 +265,12 @@ def summary(
         if margin is not None:
             nei = sum(overridden(r, margin) == NEI for r in absent)
             out["absent_nei_override"] = round(nei / m, 4)
+    if n and m:
+        # ECE (10 bins) of the answers as shown, the claims with their page and without it
+        shown = [(r["gold_label"], r) for r in present] + [(NEI, r) for r in absent]
+        out["ece_both"] = _ece(shown)
+        out["ece_present"] = _ece(shown[:n])
+        out["ece_absent"] = _ece(shown[n:])
     if oracle:
         k = len(oracle)
         out["oracle_accuracy"] = round(
@@ -274,6 +280,13 @@ def summary(
             sum(model_label(r) == r["gold_label"] for r in oracle) / k, 4
         )
     return out
+
+
+def _ece(pairs: list[tuple[str, dict]]) -> float | None:
+    from wikicheck.scoring.calibration import calibration
+
+    cal = calibration([(gold, r["predicted_label"], r.get("probabilities")) for gold, r in pairs])
+    return round(cal["ece"], 4) if cal else None
 
 
 # -- claims ----------------------------------------------------------------------------------
@@ -600,7 +613,7 @@ def report(claims: list[dict], present: list[dict], absent: list[dict], margin, 
         row["coverage"] = coverage(row, c["gold_tables"])
     result: dict = {}
     cols = ("acc", "model", "absNEI", "model", "page", "table", "window", "read", "oracle",
-            "model", "ovr.acc", "ovr.NEI")  # fmt: skip
+            "model", "ovr.acc", "ovr.NEI", "ECE")  # fmt: skip
     print(f"\n{'part':6} {'source':9} {'n':>4} " + " ".join(f"{c:>7}" for c in cols))
     for part in ("tune", "check", "all"):
         for source in ("tabfact", "infotabs", "feverous", "all"):
@@ -616,7 +629,7 @@ def report(claims: list[dict], present: list[dict], absent: list[dict], margin, 
             keys = ("present_accuracy", "present_accuracy_model", "absent_nei",
                     "absent_nei_model", "coverage_page", "coverage_table", "coverage_window",
                     "coverage_read", "oracle_accuracy", "oracle_accuracy_model",
-                    "present_accuracy_override", "absent_nei_override")  # fmt: skip
+                    "present_accuracy_override", "absent_nei_override", "ece_both")  # fmt: skip
             cells = [f"{s[k]:7.3f}" if k in s else f"{'-':>7}" for k in keys]
             print(f"{part:6} {source:9} {s['n']:>4} " + " ".join(cells))
     print("acc: 3-way label accuracy, table present; model: the model alone (before the executor"
@@ -625,7 +638,7 @@ def report(claims: list[dict], present: list[dict], absent: list[dict], margin, 
           " a gold-table cell read; read: the table with most cells read is the gold one;"
           " oracle: the gold table given instead of retrieval; ovr.acc / ovr.NEI: acc and absNEI"
           " had the executor overridden the model on retrieved evidence with the checkpoint's"
-          " margin (an estimate)")  # fmt: skip
+          " margin (an estimate); ECE: of the answers shown, both runs together (10 bins)")  # fmt: skip
     for part in ("tune", "check"):
         ops = op_figures([r for r in present if r["part"] == part], margin)
         result[f"ops/{part}"] = ops

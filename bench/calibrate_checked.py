@@ -7,23 +7,29 @@ temperatures no longer calibrate what a 3-way answer on retrieved evidence is sh
 fits, for each kind of answer (a verdict; NOT ENOUGH INFO), a logistic regression of the answer
 being right on the shown label's log-odds and the checks' sufficiency score (Platt scaling with
 a second input, ``wikicheck.verifier.model.scaled_confidence``: scale, shift, sufficiency
-weight; Newton's method, a small ridge) on the rows of ``bench/bench_absent_evidence.py`` work
-folders: each claim once with its pages in the index (gold: its label) and once without (gold:
-NOT ENOUGH INFO), so the fit sees both halves of what a user meets. It prints the ECE (10 bins)
+weight; Newton's method, a small ridge) on the rows of ``bench/bench_absent_evidence.py`` and
+``bench/bench_table_claims.py`` work folders: each claim once with its pages in the index (gold:
+its label) and once without (gold: NOT ENOUGH INFO), so the fit sees both halves of what a user
+meets. It prints the ECE (10 bins)
 before and after on the fitted rows and on any ``--report`` folders (never fitted on), both
 runs together and each alone, and with ``--write CHECKPOINT`` stores the three numbers per kind
 in that checkpoint's ``config.json``.
 
-Fit on claims the verifier never trained on, no check was fitted or chosen on and no figure is
-reported on: the calibration half of FEVEROUS-S's held-out claims (``[holdout]
-calibration`` of ``recipes/feverous-s.toml``, where the model's own temperatures are fitted);
-report on the other half:
+Fit on claims no figure is reported on: the calibration half of FEVEROUS-S's held-out claims
+(``[holdout] calibration`` of ``recipes/feverous-s.toml``, where the model's own temperatures
+are fitted; the verifier never trained on them, no check was chosen on them) and the table
+benchmark's tune part (``bench/bench_table_claims.py``, where the executor's rules are chosen:
+table claims naming their page, with InfoTabs' neutral hypotheses, NOT ENOUGH INFO with the page
+present, which FEVEROUS-S lacks). Report on FEVEROUS-S's other half and on the table
+benchmark's check part:
 
     python bench/bench_absent_evidence.py feverous --part calibration --limit 300 \
         --pages PAGES... --present-index FS-INDEX --work FIT
     python bench/bench_absent_evidence.py feverous --part reported --limit 300 \
         --pages PAGES... --present-index FS-INDEX --work REPORTED
-    python bench/calibrate_checked.py FIT --report REPORTED \
+    python bench/bench_table_claims.py --prepare --converted CONVERTED --work TABLE-CLAIMS \
+        --limit 300 200
+    python bench/calibrate_checked.py FIT TABLE-CLAIMS --report REPORTED TABLE-CLAIMS \
         --write wikicheck/verifier/models/wikicheck-minilm-verifier
 
 The rows carry the confidence they were shown with (the checkpoint's scaling, read from
@@ -79,29 +85,44 @@ def scaling_of(config: dict) -> Scaling:
     return out
 
 
-def read_rows(work: Path, current: Scaling) -> list[Row]:
-    """A row per answer of a work folder's ``rows-present.jsonl`` (gold: the claim's label)
-    and ``rows-absent.jsonl`` (gold: NOT ENOUGH INFO), its confidence as it was before
-    ``current`` scaled it."""
+def read_rows(work: Path, current: Scaling, part: str = "tune") -> list[Row]:
+    """A row per answer of a work folder, its confidence as it was before ``current`` scaled it.
+
+    A ``bench/bench_absent_evidence.py`` folder: ``rows-present.jsonl`` (gold: the claim's
+    label) and ``rows-absent.jsonl`` (gold: NOT ENOUGH INFO). A ``bench/bench_table_claims.py``
+    folder (``claims.jsonl`` beside ``rows-present-*.jsonl``): the rows of its claims of
+    ``part`` only (``tune`` to fit on, ``check`` to report on)."""
     from wikicheck.verifier.model import unscaled_confidence
 
+    keep = _table_part(work, part)
     out = []
-    for name, absent in (("rows-present.jsonl", False), ("rows-absent.jsonl", True)):
-        path = work / name
-        if not path.exists():
-            continue
-        for line in path.open(encoding="utf-8"):
-            row = json.loads(line)
-            probs, label = row.get("probabilities"), row.get("predicted_label")
-            if not isinstance(probs, dict) or label not in probs:
-                continue
-            gold = NEI if absent else row.get("gold_label")
-            if gold is None:
-                continue
-            score = float((row.get("sufficiency") or {}).get("score", 0.0))
-            before = unscaled_confidence(label, probs, current, score)[label]
-            out.append(Row(kind_of(label), gold == label, before, score, absent))
+    for kind, absent in (("present", False), ("absent", True)):
+        for path in sorted(work.glob(f"rows-{kind}*.jsonl")):
+            for line in path.open(encoding="utf-8"):
+                row = json.loads(line)
+                probs, label = row.get("probabilities"), row.get("predicted_label")
+                if not isinstance(probs, dict) or label not in probs:
+                    continue
+                gold = NEI if absent else row.get("gold_label")
+                if gold is None or (keep is not None and str(row.get("id")) not in keep):
+                    continue
+                score = float((row.get("sufficiency") or {}).get("score", 0.0))
+                before = unscaled_confidence(label, probs, current, score)[label]
+                out.append(Row(kind_of(label), gold == label, before, score, absent))
     return out
+
+
+def _table_part(work: Path, part: str) -> set[str] | None:
+    """The ids of a table benchmark folder's claims of ``part``; None for other folders."""
+    claims = work / "claims.jsonl"
+    if not claims.exists():
+        return None
+    keep = set()
+    for line in claims.open(encoding="utf-8"):
+        claim = json.loads(line)
+        if claim.get("part") == part and "id" in claim:
+            keep.add(str(claim["id"]))
+    return keep
 
 
 def _log_odds(p: np.ndarray) -> np.ndarray:
@@ -171,16 +192,20 @@ def eces(rows: list[Row], scaling: Scaling) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
-        "work", nargs="+", type=Path, help="bench_absent_evidence work folders to fit on"
+        "work",
+        nargs="+",
+        type=Path,
+        help="bench_absent_evidence work folders (bench_table_claims: its tune part) to fit on",
     )
     ap.add_argument("--report", nargs="*", type=Path, default=[],
-                    help="work folders to report the ECE on, never fitted on")  # fmt: skip
+                    help="work folders to report the ECE on (bench_table_claims: its check part)")  # fmt: skip
     ap.add_argument("--model", default=DEFAULT_MODEL,
                     help="the checkpoint the rows were predicted with (its current scaling)")  # fmt: skip
     ap.add_argument("--write", help="a checkpoint folder whose config.json gets the scaling")
     ap.add_argument("--claims", default="FEVEROUS-S held-out, the [holdout] calibration half "
                     "(bench_absent_evidence.py feverous --part calibration --limit 300 --work "
-                    "FIT), pages present and absent",
+                    "FIT), and the table benchmark's tune part (bench_table_claims.py --limit "
+                    "300 200), pages present and absent",
                     help="what the fitted rows are, recorded with the scaling")  # fmt: skip
     args = ap.parse_args(argv)
 
@@ -196,6 +221,11 @@ def main(argv: list[str] | None = None) -> dict:
         counts[kind] = len(part)
         if part:
             scaling[kind] = fit(part)
+            if not all(abs(v) <= 20 for v in scaling[kind]):
+                raise SystemExit(
+                    f"the {kind} fit gave {scaling[kind]}: no scaling a checkpoint takes; were "
+                    f"the rows predicted with {args.model}'s scaling as it is now?"
+                )
     acc = sum(r.right for r in rows) / len(rows)
     result = {"n": len(rows), "n_by_kind": counts, "accuracy": round(acc, 4),
               "scaling": {k: list(v) for k, v in scaling.items()},
@@ -205,7 +235,7 @@ def main(argv: list[str] | None = None) -> dict:
           f"(scale, shift, sufficiency weight) {scaling}, "
           f"ECE {result['ece_before']} -> {result['ece_after']}")  # fmt: skip
     for w in args.report:
-        other = read_rows(w, current)
+        other = read_rows(w, current, part="check")
         if not other:
             continue
         result["report"][str(w)] = {"n": len(other), "ece_before": eces(other, {}),

@@ -3,6 +3,8 @@ hand-made rows (no index, no model)."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.bench_table_claims import (
     coverage,
     model_label,
@@ -164,3 +166,16 @@ def test_summary_oracle_and_override_figures():
     s = summary(present, [], oracle, margin=-1.0)
     assert s["present_accuracy"] == 0.0 and s["present_accuracy_override"] == 1.0
     assert s["oracle_accuracy"] == 1.0 and s["oracle_accuracy_model"] == 0.0
+
+
+def test_summary_ece_of_the_answers_shown_with_the_page_and_without():
+    cov = {"page": True, "table": True, "window": True, "read": True}
+    sure = {"SUPPORTS": 0.9, "REFUTES": 0.05, "NOT ENOUGH INFO": 0.05}
+    unsure = {"SUPPORTS": 0.1, "REFUTES": 0.1, "NOT ENOUGH INFO": 0.8}
+    present = [{"predicted_label": "SUPPORTS", "gold_label": "SUPPORTS", "coverage": cov,
+                "probabilities": sure}] * 4  # fmt: skip
+    absent = [{"predicted_label": "NOT ENOUGH INFO", "probabilities": unsure}] * 4
+    s = summary(present, absent)
+    # every answer is right: shown at 0.9 it is 0.1 off, at 0.8 0.2 off
+    assert s["ece_present"] == pytest.approx(0.1) and s["ece_absent"] == pytest.approx(0.2)
+    assert s["ece_both"] == pytest.approx(0.15)

@@ -126,3 +126,27 @@ def test_a_folder_without_rows_is_a_clear_error(tmp_path):
     run = _run(str(tmp_path / "empty"), "--model", str(_model(tmp_path)))
     assert run.returncode != 0
     assert "no rows in" in run.stderr and "empty" in run.stderr
+
+
+def test_a_table_benchmark_folder_is_fitted_on_its_tune_part_and_reported_on_its_check_part(
+    tmp_path,
+):
+    work = tmp_path / "table-claims"
+    work.mkdir()
+    parts = {i: "tune" if i < 30 else "check" for i in range(50)}
+    with (work / "claims.jsonl").open("w") as f:
+        f.write(json.dumps({"key": "the run's inputs"}) + "\n")
+        for i, part in parts.items():
+            f.write(json.dumps({"id": f"c{i}", "part": part, "label": "SUPPORTS"}) + "\n")
+    for kind in ("present", "absent"):
+        with (work / f"rows-{kind}-0123456789.jsonl").open("w") as f:
+            for i in parts:
+                label = "SUPPORTS" if kind == "present" else NEI
+                row = {"id": f"c{i}", "predicted_label": label, "gold_label": "SUPPORTS",
+                       "probabilities": {"SUPPORTS": 0.5, "REFUTES": 0.25, NEI: 0.25} | {label: 0.5}}  # fmt: skip
+                f.write(json.dumps(row) + "\n")
+    run = _run(str(work), "--report", str(work), "--model", str(_model(tmp_path)))
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["n"] == 60 and result["n_by_kind"] == {"verdict": 30, "nei": 30}
+    assert result["report"][str(work)]["n"] == 40
