@@ -895,3 +895,29 @@ def test_a_value_written_as_the_rows_cell_is_compared_whole():
     # a year's short form is that year
     assert execute("a smith play for the rocket from 2004 - 2006", years).label == SUPPORTS
     assert execute("a smith play for the rocket from 2004 - 2007", years).label == REFUTES
+
+
+def test_a_headers_units_are_no_part_of_the_value_compared_whole():
+    cells = table_elements(
+        "buildings", [["name", "height ft (m)", "floors"], ["regions bank building", "236 (72)", "18"],
+                      ["rsa battle house tower", "745 (227)", "35"]]
+    )  # fmt: skip
+    verdict = execute("the rsa battle house tower have a height of 236 ft (72 m)", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "height ft (m)[rsa battle house tower] = '745 (227)'; claimed '236 ( 72 )'"
+    )  # fmt: skip
+    assert execute("the rsa battle house tower have a height of 745 ft (227 m)", cells).label == (
+        SUPPORTS
+    )
+
+
+def test_a_relation_word_alone_states_a_bound_on_the_rows_value():
+    cells = table_elements(
+        "medals", [["rank", "nation", "gold"], ["1", "hungary", "6"], ["2", "sweden", "4"],
+                   ["7", "denmark", "0"], ["8", "norway", "0"]]
+    )  # fmt: skip
+    verdict = execute("denmark be rank below 7", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "bound", REFUTES, "rank[denmark] = 7; claimed < 7"
+    )  # fmt: skip
+    assert execute("denmark be rank below 8", cells).label == SUPPORTS

@@ -128,7 +128,6 @@ def _shaped_value(
     """(column, the claim's value) where the claim states a value of two numbers or more
     written as the named row's cell of a column it names is written ("a record of 32 - 42"
     for "29 - 47", "a score of 6 - 3 , 6 - 4"): one such span, outside the cells it names."""
-    toks = claim.tokens
     taken = mention_spans(claim, t)
     found = set()
     for c in t.header_columns(claim.words):
@@ -138,9 +137,14 @@ def _shaped_value(
         n = len(shape)
         if shape.count("#") < 2:
             continue
-        for i in range(len(toks) - n + 1):
-            if not any(a < i + n and i < b for a, b in taken) and _shape(toks[i : i + n]) == shape:
-                found.add((c, " ".join(toks[i : i + n])))
+        # the header's units are no part of the value ("236 ft ( 72 m )" under "height ft (m)")
+        units = {w for w in tokenize(t.headers.get(c, "")) if w.isalpha()} - set(shape)
+        kept = [(i, w) for i, w in enumerate(claim.tokens) if w not in units]
+        for j in range(len(kept) - n + 1):
+            a, b = kept[j][0], kept[j + n - 1][0] + 1
+            words = [w for _, w in kept[j : j + n]]
+            if not any(x < b and a < y for x, y in taken) and _shape(words) == shape:
+                found.add((c, " ".join(words)))
     return found.pop() if len(found) == 1 else None
 
 
@@ -242,10 +246,10 @@ def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tupl
 
 def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> ... more/less than N <column>": the named row's value against a stated bound."""
-    if claim.words & (MAX_WORDS | MIN_WORDS | TOTAL_WORDS | AVERAGE_WORDS) or not claim.words & (
-        MORE_WORDS | LESS_WORDS
+    if claim.words & (MAX_WORDS | MIN_WORDS | TOTAL_WORDS | AVERAGE_WORDS) or not (
+        claim.words & (MORE_WORDS | LESS_WORDS) or _bounded(claim)
     ):
-        return None
+        return None  # "more than 30", or a relation word alone ("rank below 7", "over 20")
     row_of = _named_row(claim, t)
     if row_of is None:
         return None
