@@ -921,3 +921,22 @@ def test_a_relation_word_alone_states_a_bound_on_the_rows_value():
         "bound", REFUTES, "rank[denmark] = 7; claimed < 7"
     )  # fmt: skip
     assert execute("denmark be rank below 8", cells).label == SUPPORTS
+
+
+def test_a_timelines_year_columns_are_read_by_the_values_stated_for_them():
+    cells = table_elements(
+        "timeline", [["tournament", "1993", "1994", "1995", "career"],
+                     ["australian open", "4r", "2r", "2r", "5 - 12"],
+                     ["french open", "2r", "1r", "2r", "2 - 11"], ["us open", "1r", "1r", "3r", "7 - 12"]]
+    )  # fmt: skip
+    verdict = execute("the french open have 2r in 1993 , 1r in 1994 , and 2r again in 1995", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program.startswith("1993[french open] = '2r'; 1994[french open] = '1r'")
+    assert execute("the us open result for 1995 be 2r", cells).label == REFUTES
+    # a year named with no value stated for it is not read as the value
+    verdict = execute("in 1995 the us open result be among the best", cells)
+    assert verdict is None or "claimed 1995" not in verdict.program
+    # more than a read of cells: left to the other operations
+    assert execute("the french open have 2r in 1993 more than the us open", cells) is None or (
+        execute("the french open have 2r in 1993 more than the us open", cells).op != "lookup"
+    )

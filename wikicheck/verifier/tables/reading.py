@@ -57,6 +57,15 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if named_by is None:
         return None
     row, name, key_cols = named_by
+    timeline = _year_cells(claim, t, row)
+    if timeline is not None:
+        wrong = [(c, v) for c, v in timeline if t.rows[row].get(c) != v]
+        shown = "; ".join(
+            f"{t.headers[c]}[{name}] = {t.rows[row].get(c, '')!r}" for c, _ in timeline
+        )
+        claimed = ", ".join(f"{t.headers[c]}: {v!r}" for c, v in timeline)
+        program = f"{shown}; claimed {claimed}"
+        return Verdict(REFUTES if wrong else SUPPORTS, "lookup", program)
     held = {v for (_, v), rs in column_rows.items() if row in rs}
     named_cols = set(t.header_columns(claim.words))
     for (c, v), rs in column_rows.items():
@@ -84,6 +93,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if _bounded(claim):
         return None  # "rank below 7" states a bound, not the row's value: ``bound`` reads it
     numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
+    if len(cols) == 1 and t.headers[cols[0]] in {fmt_number(n) for n in free}:
+        return None  # "in 2010 the result be 2r": the number names the column, states no value
     if len(cols) == 1 and len(numbers) == 1 and not claim.words & _ORDER:
         # "the opponent after week 1": the stated number is another row's, not this one's
         have = t.value(row, cols[0])
@@ -106,6 +117,51 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
 
 def _shape(tokens: list[str]) -> tuple[str, ...]:
     return tuple("#" if as_number(w) is not None else w for w in tokens)
+
+
+#: Words that make a claim about a timeline more than a read of its cells.
+_NOT_READ_BY_CELL = frozenset("than only all never both each every time times same".split())
+#: Words between a value and the year it is stated for ("2r again in 1995").
+_YEAR_LINKS = ("in", "again", "also", "the", "year")
+
+
+def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] | None:
+    """[(column, value)] where the table's columns are years (a performance timeline: three
+    or more) and the claim states, for each year it names, the named row's value that year:
+    "<value> in <year>" ("2r in 1993", "sf again in 2007") or "<year> be <value>" ("the us
+    open result for 2003 be 2r"). The values are the words the year columns hold ("2r", "qf",
+    "a"), not numbers; None when a year it names has no such value, or when it reads the row
+    by more than its cells (a comparison, "only", "every", ...)."""
+    years = {
+        h: c
+        for c, h in t.headers.items()
+        if (n := as_number(h)) and len(h) == 4 and 1800 < n < 2100
+    }
+    if len(years) < 3 or claim.words & (
+        _NOT_READ_BY_CELL | MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS
+    ):
+        return None
+    values = {
+        v
+        for r in t.rows
+        for c in years.values()
+        if (v := r.get(c, "")) and " " not in v and as_number(v) is None
+    }
+    toks = claim.tokens
+    pairs = []
+    for i, tok in enumerate(toks):
+        if tok not in years:
+            continue
+        j = i - 1
+        while j >= 0 and toks[j] in _YEAR_LINKS:
+            j -= 1
+        before = toks[j] if j < i - 1 and toks[i - 1] in ("in", "year") else None
+        after = toks[i + 2] if i + 2 < len(toks) and toks[i + 1] in ("be", "was", "is") else None
+        said = [v for v in (before, after) if v in values]
+        if len(said) != 1:
+            return None
+        pairs.append((years[tok], said[0]))
+    return pairs or None
 
 
 def _same_token(a: str, b: str) -> bool:
