@@ -4,7 +4,7 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from wikicheck.common.quantities import MONTH_WORDS, as_ordinal
+from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     Claim,
@@ -132,11 +132,7 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
     open result for 2003 be 2r"). The values are the words the year columns hold ("2r", "qf",
     "a"), not numbers; None when a year it names has no such value, or when it reads the row
     by more than its cells (a comparison, "only", "every", ...)."""
-    years = {
-        h: c
-        for c, h in t.headers.items()
-        if (n := as_number(h)) and len(h) == 4 and 1800 < n < 2100
-    }
+    years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
     if len(years) < 3 or claim.words & (
         _NOT_READ_BY_CELL | MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS
     ):
