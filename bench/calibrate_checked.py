@@ -85,21 +85,32 @@ def scaling_of(config: dict) -> Scaling:
     return out
 
 
-def read_rows(work: Path, current: Scaling, part: str = "tune") -> list[Row]:
+def read_rows(
+    work: Path, current: Scaling, part: str = "tune", skipped: list[str] | None = None
+) -> list[Row]:
     """A row per answer of a work folder, its confidence as it was before ``current`` scaled it.
 
     A ``bench/bench_absent_evidence.py`` folder: ``rows-present.jsonl`` (gold: the claim's
     label) and ``rows-absent.jsonl`` (gold: NOT ENOUGH INFO). A ``bench/bench_table_claims.py``
     folder (``claims.jsonl`` beside ``rows-present-*.jsonl``): the rows of its claims of
-    ``part`` only (``tune`` to fit on, ``check`` to report on)."""
+    ``part`` only (``tune`` to fit on, ``check`` to report on). A line that is no JSON object
+    (a run cut short mid-write) is left out and named in ``skipped`` ("FILE:LINE: why")."""
     from wikicheck.verifier.model import unscaled_confidence
 
     keep = _table_part(work, part)
     out = []
     for kind, absent in (("present", False), ("absent", True)):
         for path in sorted(work.glob(f"rows-{kind}*.jsonl")):
-            for line in path.open(encoding="utf-8"):
-                row = json.loads(line)
+            for number, line in enumerate(path.open(encoding="utf-8"), 1):
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as e:
+                    row = f"not JSON ({e.msg})"
+                if not isinstance(row, dict):
+                    if skipped is not None:
+                        why = row if isinstance(row, str) else "not a JSON object"
+                        skipped.append(f"{path}:{number}: {why}")
+                    continue
                 probs, label = row.get("probabilities"), row.get("predicted_label")
                 if not isinstance(probs, dict) or label not in probs:
                     continue
@@ -212,7 +223,8 @@ def main(argv: list[str] | None = None) -> dict:
     print(header())
     config = json.loads((Path(args.model) / "config.json").read_text(encoding="utf-8"))
     current = scaling_of(config)
-    rows = [r for w in args.work for r in read_rows(w, current)]
+    skipped: list[str] = []
+    rows = [r for w in args.work for r in read_rows(w, current, skipped=skipped)]
     if not rows:
         raise SystemExit(f"no rows in {', '.join(map(str, args.work))}")
     scaling, counts = {}, {}
@@ -235,7 +247,7 @@ def main(argv: list[str] | None = None) -> dict:
           f"(scale, shift, sufficiency weight) {scaling}, "
           f"ECE {result['ece_before']} -> {result['ece_after']}")  # fmt: skip
     for w in args.report:
-        other = read_rows(w, current, part="check")
+        other = read_rows(w, current, part="check", skipped=skipped)
         if not other:
             continue
         result["report"][str(w)] = {"n": len(other), "ece_before": eces(other, {}),
@@ -259,6 +271,9 @@ def main(argv: list[str] | None = None) -> dict:
         }
         path.write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {path}")
+    for where in skipped:
+        print(f"skipped {where}", file=sys.stderr)
+    result["skipped"] = len(skipped)
     print(json.dumps(result))
     return result
 

@@ -150,3 +150,15 @@ def test_a_table_benchmark_folder_is_fitted_on_its_tune_part_and_reported_on_its
     result = json.loads(run.stdout.strip().splitlines()[-1])
     assert result["n"] == 60 and result["n_by_kind"] == {"verdict": 30, "nei": 30}
     assert result["report"][str(work)]["n"] == 40
+
+
+def test_a_broken_line_is_named_counted_and_the_other_rows_still_fitted(tmp_path):
+    _rows(tmp_path / "fit", 0.6)
+    with (tmp_path / "fit" / "rows-present.jsonl").open("a") as f:
+        f.write('{"id": 100, "predicted_label": "SUPP\n[1, 2]\n')  # cut short; not an object
+    run = _run(str(tmp_path / "fit"), "--model", str(_model(tmp_path)))
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["n"] == 200 and result["skipped"] == 2
+    assert "rows-present.jsonl:101: not JSON" in run.stderr
+    assert "rows-present.jsonl:102: not a JSON object" in run.stderr
