@@ -175,14 +175,15 @@ def _newton(x: np.ndarray, y: np.ndarray, w: np.ndarray, free: list[int]) -> np.
 
 
 def shown(rows: list[Row], scaling: Scaling) -> list[float]:
-    """Each row's confidence as shown with ``scaling``."""
-    x = _inputs(rows) if rows else np.zeros((0, 3))
+    """Each row's confidence as the pipeline shows it with ``scaling``
+    (:func:`wikicheck.verifier.model.scaled_confidence`, the one place the mapping is written)."""
+    from wikicheck.verifier.model import scaled_confidence
+
     out = []
-    for r, xi in zip(rows, x, strict=True):
-        if r.kind in scaling:
-            out.append(float(1 / (1 + np.exp(-(xi @ np.array(scaling[r.kind]))))))
-        else:
-            out.append(r.confidence)
+    for r in rows:
+        label = NEI if r.kind == "nei" else "SUPPORTS"  # a verdict's kind is all that counts
+        probs = {label: r.confidence, "other": 1.0 - r.confidence}
+        out.append(scaled_confidence(label, probs, scaling, r.sufficiency)[label])
     return out
 
 

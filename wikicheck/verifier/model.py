@@ -444,7 +444,7 @@ class Verifier:
         #: log-odds (:func:`scaled_confidence`). The checks change labels and mix the
         #: sufficiency score into the probabilities, so the model's temperatures no longer make
         #: them calibrated; fitted after the checks by ``bench/calibrate_checked.py`` on claims
-        #: no other fit or choice used. Empty (shown as they are) where a checkpoint records none.
+        #: no reported figure uses. Empty (shown as they are) where a checkpoint records none.
         self.checked_scaling: dict[str, tuple[float, float, float]] = {}
         for kind in CHECKED_KINDS:
             key = f"wikicheck_checked_{kind}"
