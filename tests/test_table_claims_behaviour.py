@@ -120,3 +120,21 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         "(constructor[robert manzon] = 'gordini'; claimed 'cooper - bristol')"
     )
     assert check(claim + "Gordini.")["predicted_label"] == SUPPORTS
+
+
+@pytest.mark.parametrize(
+    ("claim", "label", "rule"),
+    [
+        ("In 1962 the Denver Broncos beat the Oakland Raiders 44-17 on October 5.", REFUTES, "lookup"),
+        ("The 1962 Denver Broncos beat the Dallas Texans at the Cotton Bowl.", REFUTES, "lookup"),
+        ("The 1962 Denver Broncos lost to the Dallas Texans at the Cotton Bowl.", SUPPORTS, "lookup"),
+        ("Gary Player won the Phoenix Open Invitational in the 1963 PGA Tour.", REFUTES, "lookup"),
+        ("Arnold Palmer won the Phoenix Open Invitational in the 1963 PGA Tour.", SUPPORTS, "lookup"),
+        ("Mexico qualified for the 1997 FIFA Confederations Cup on 20 January 1997.", REFUTES, "lookup"),
+        ("Nicola Larini set the fastest pre-qualifying time at the 1989 Canadian Grand Prix.", REFUTES,
+         "superlative"),
+    ],
+)  # fmt: skip
+def test_a_game_a_winner_a_day_or_a_time_the_named_row_gives_otherwise(check, claim, label, rule):
+    row = check(claim)
+    assert (row["predicted_label"], row["rule"], row["rule_applied"]) == (label, rule, True)

@@ -940,3 +940,104 @@ def test_a_timelines_year_columns_are_read_by_the_values_stated_for_them():
     assert execute("the french open have 2r in 1993 more than the us open", cells) is None or (
         execute("the french open have 2r in 1993 more than the us open", cells).op != "lookup"
     )
+
+
+def test_a_name_with_its_number_in_spaced_brackets_is_a_name():
+    # FEVEROUS cells write "Arnold Palmer (36)" with spaces inside the brackets
+    cells = table_elements(
+        "tour", [["date", "tournament", "winner", "score"],
+                 ["jan 7", "los angeles open", "arnold palmer ( 36 )", "274"],
+                 ["jan 13", "san diego open", "gary player ( 7 )", "270"],
+                 ["feb 12", "phoenix open", "arnold palmer ( 37 )", "273"]]
+    )  # fmt: skip
+    verdict = execute("Gary Player won the Phoenix Open.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "winner[phoenix open] = 'arnold palmer'; claimed 'gary player'"
+    )  # fmt: skip
+    assert execute("Arnold Palmer won the Phoenix Open.", cells).label == SUPPORTS
+
+
+SEASON_GAMES = [["week", "date", "opponent", "result", "game site", "record"],
+         ["5", "october 5 , 1962", "oakland raiders", "w 44 - 7", "bears stadium", "4 - 1"],
+         ["6", "october 14 , 1962", "oakland raiders", "w 23 - 6", "frank youell field", "5 - 1"],
+         ["14", "december 9 , 1962", "dallas texans", "l 10 - 17", "cotton bowl", "7 - 7"]]  # fmt: skip
+
+
+def test_a_score_the_named_rows_game_does_not_have_refutes():
+    cells = table_elements("games", SEASON_GAMES)
+    verdict = execute("The Broncos beat the Oakland Raiders 44-17 on October 5.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "result[october 5 , 1962] = 'w 44 - 7'; claimed 44 - 17"
+    )  # fmt: skip
+    assert (
+        execute("The Broncos beat the Oakland Raiders 44-7 on October 5.", cells).label == SUPPORTS
+    )
+    # the loser's score first, or the record, is still the row's
+    assert (
+        execute("The Broncos beat the Oakland Raiders 7-44 on October 5.", cells).label == SUPPORTS
+    )
+    # a score over a span of games is no one row's
+    verdict = execute("the broncos be 3 - 3 between october 5 and december 9", cells)
+    assert verdict is None or "claimed 3 - 3" not in verdict.program
+
+
+def test_won_or_lost_is_read_from_the_side_of_the_team_before_the_verb():
+    cells = table_elements("games", SEASON_GAMES)
+    verdict = execute("The Broncos beat the Dallas Texans at the Cotton Bowl.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "result[dallas texans] = 'l 10 - 17'; claimed 'won'"
+    )  # fmt: skip
+    assert execute("The Broncos lost to the Dallas Texans at the Cotton Bowl.", cells).label == (
+        SUPPORTS
+    )
+    # the opponent before the verb: its win is the page's team's loss
+    assert (
+        execute("The Dallas Texans beat the Broncos at the Cotton Bowl.", cells).label == SUPPORTS
+    )
+    assert execute("The Dallas Texans lost to the Broncos at the Cotton Bowl.", cells).label == (
+        REFUTES
+    )
+
+
+def test_another_day_than_the_named_rows_date_refutes():
+    cells = table_elements(
+        "qualified", [["team", "confederation", "date qualification secured"],
+                      ["brazil", "conmebol", "17 july 1994"], ["mexico", "concacaf", "20 january 1996"],
+                      ["czech republic", "uefa", "30 june 1996"]]
+    )  # fmt: skip
+    verdict = execute("Mexico qualified on 20 January 1997.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "date qualification secured[mexico] = '20 january 1996'; claimed 20 january 1997"
+    )  # fmt: skip
+    assert execute("Mexico qualified on 20 January 1996.", cells).label == SUPPORTS
+    # a span of days, or a day another cell of the row may give, is not contradicted
+    spans = table_elements(
+        "events", [["city", "date", "note"], ["copenhagen", "17 - 21 february 2009", "-"],
+                   ["oslo", "3 march 2009", "-"], ["riga", "9 march 2009", "died march 9 , 1960"]]
+    )  # fmt: skip
+    verdict = execute("the event in copenhagen take place on february 17", spans)
+    assert verdict is None or verdict.label != REFUTES
+    verdict = execute("the riga event be on march 9 , 1960", spans)
+    assert verdict is None or verdict.label != REFUTES
+
+
+def test_the_fastest_time_is_the_least_number_of_seconds():
+    cells = table_elements(
+        "qualifying", [["pos", "driver", "time"], ["1", "stefano modena", "1:23.398"],
+                       ["2", "nicola larini", "1:24.550"], ["3", "alex caffi", "1:59.693"],
+                       ["4", "gregor foitek", "2:01.000"]]
+    )  # fmt: skip
+    verdict = execute("Nicola Larini set the fastest time.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "superlative", REFUTES, "argmin(time) = stefano modena; named: nicola larini"
+    )  # fmt: skip
+    assert execute("Stefano Modena set the fastest time.", cells).label == SUPPORTS
+    # seconds, not the first number: 2:01.000 is the slowest, though 1:59.693 starts with 1
+    assert execute("Gregor Foitek set the slowest time.", cells).label == SUPPORTS
+    # "fastest lap" names a column: not a ranking of times
+    laps = table_elements(
+        "race", [["driver", "time", "fastest lap"], ["a", "1:23.398", "yes"], ["b", "1:24.550", "no"],
+                 ["c", "1:25.000", "no"]]
+    )  # fmt: skip
+    verdict = execute("b have the fastest lap", laps)
+    assert verdict is None or verdict.op != "superlative"

@@ -41,6 +41,19 @@ def _date_text(text: str) -> str:
     return text.replace(" , ", ",  ")
 
 
+#: A time as a race or a song gives it: [hours:]minutes:seconds[.fraction].
+_TIME = re.compile(r"^\+?(?:(\d+):)?(\d+):(\d\d(?:\.\d+)?)$")
+
+
+def _seconds(text: str) -> float | None:
+    """A time cell's seconds ("1:23.398" -> 83.398); None for a cell that is no time."""
+    m = _TIME.match(text)
+    if m is None:
+        return None
+    hours, minutes, seconds = m.groups()
+    return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
+
+
 def _day(d: Quantity) -> int:
     """A date's day of month (a date without a year keeps month * 100 + day as its value)."""
     full = to_date(d)
@@ -71,6 +84,8 @@ class TableGrid:
     #: Columns of dates ("2 September", "june 3 , 2001"): ordered as dates, not by their day.
     dates: set[int] = field(default_factory=set)
     yearless: set[int] = field(default_factory=set)
+    #: Columns of times ("1:23.398", "2:01:23.5"), which :meth:`column_seconds` reads.
+    times: set[int] = field(default_factory=set)
     #: Columns of names split from their numbers (:func:`_split_counted`) where a name recurs:
     #: a game's leaders, one or several ("chris bosh , joey graham") a row; they name no row.
     leaders: set[int] = field(default_factory=set)
@@ -119,7 +134,8 @@ class TableGrid:
         dates = {
             c for c in headers if sum(is_date(_date_text(r.get(c, ""))) for r in rows) >= enough
         }
-        grid = cls(headers, rows, numeric | dates, dates, leaders=leaders)
+        times = {c for c in headers if sum(bool(_TIME.match(r.get(c, ""))) for r in rows) >= enough}
+        grid = cls(headers, rows, numeric | dates, dates, leaders=leaders, times=times)
         # a column where some dates have no year is ordered by month and day throughout
         grid.yearless = {
             c
@@ -135,6 +151,13 @@ class TableGrid:
             d = parse_date(_date_text(text))
             return None if d is None else float((d.month or 0) * 100 + _day(d))
         return cell_value(_date_text(text)) if col in self.dates else parse_number(text)
+
+    def column_seconds(self, col: int) -> dict[int, float]:
+        """A column of times in seconds ("1:23.398" -> 83.398), where :meth:`value` gives each
+        cell's first number (1): what "the fastest" orders by."""
+        return {
+            r: s for r, row in enumerate(self.rows) if (s := _seconds(row.get(col, ""))) is not None
+        }
 
     def shown(self, row: int, col: int) -> str:
         """A cell's value as a program shows it: the date as written, else the number."""
@@ -349,9 +372,13 @@ def _name_and_number(text: str) -> tuple[str, str] | None:
     """The name and the number of a cell written "name (number)", as TabFact's game logs give a
     game's leaders; None for "5 - 42 (10)" (no name) or "tps (finland)" (no number)."""
     m = _BRACKETED.match(text)
-    if m is None or as_number(m.group(2)) is None or not any(c.isalpha() for c in m.group(1)):
+    if (
+        m is None
+        or as_number(m.group(2).strip()) is None
+        or not any(c.isalpha() for c in m.group(1))
+    ):
         return None
-    return m.group(1), m.group(2)
+    return m.group(1), m.group(2).strip()
 
 
 #: The column key of the numbers split off a column of "name (number)" cells.

@@ -40,6 +40,9 @@ _COUNTED = frozenset("game games match matches time times race races season seas
 def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> has the highest/lowest <column>": is the named row the extreme one?"""
     want = max if claim.words & MAX_WORDS else min if claim.words & MIN_WORDS else None
+    speed = None if want else _by_speed(claim, t)
+    if speed is not None:
+        want, col = speed
     if want is None or len(t.rows) < 3 or claim.words & set(_ORDINAL_WORDS):
         return None
     toks = claim.tokens
@@ -56,10 +59,11 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
         (c, v), rows = next(iter(rows_of.items()))
         if len(rows) > 1:
             return _most_often(want, c, v, t)
-    col = one_numeric_column(claim, t)
+    if speed is None:
+        col = one_numeric_column(claim, t)
     if col is None:
         return None
-    values = t.column_values(col)
+    values = t.column_values(col) if speed is None else t.column_seconds(col)
     # a value named in several rows is a condition ("in 2009"): the extreme is taken among them
     within = [rs for (c, _), rs in rows_of.items() if c != col and len(rs) > 1]
     subset = set.intersection(*within) if within else set(values)
@@ -88,6 +92,27 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
 
 
+#: Words that bound the rows a superlative ranks ("since 2006", "between 2005 and 2011").
+_AMONG_SOME = frozenset("since between before after until from during".split())
+#: Superlatives of speed: on a column of times the fastest is the least.
+_SPEED_WORDS = {"fastest": min, "quickest": min, "slowest": max}
+
+
+def _by_speed(claim: Claim, t: TableGrid) -> tuple[Callable, int] | None:
+    """(``min``, the column) for "the fastest time", (``max``, the column) for "the slowest":
+    the column of times the claim names, or the table's one; None when the claim says neither
+    word, or the word is a header's ("fastest lap")."""
+    said = {w for w in claim.tokens if w in _SPEED_WORDS}
+    if len(said) != 1 or any(said & set(tokenize(h)) for h in t.headers.values()):
+        return None
+    if claim.words & _AMONG_SOME:
+        return None  # "the fastest since 2006": among rows the claim bounds, not all
+    col = one_numeric_column(claim, t)
+    if col not in t.times:
+        col = next(iter(t.times)) if len(t.times) == 1 else None
+    return None if col is None else (_SPEED_WORDS[said.pop()], col)
+
+
 def _extreme_value(
     claim: Claim, t: TableGrid, col: int, best: float, program: str
 ) -> Verdict | None:
@@ -97,8 +122,8 @@ def _extreme_value(
     toks = claim.tokens
     words = MAX_WORDS | MIN_WORDS
     at = [i for i, w in enumerate(toks) if w in words]
-    if col in t.dates:
-        return None  # a date column's extreme is a date, not one of the claim's numbers
+    if col in t.dates or col in t.times or not at:
+        return None  # a date's or a time's extreme is no one of the claim's numbers
     if "than" in claim.words or claim.words & (
         MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS | {"difference"}
     ):

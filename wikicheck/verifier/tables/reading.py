@@ -4,7 +4,7 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year
+from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year, find_dates, same_day
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     Claim,
@@ -83,6 +83,12 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {have!r}; claimed {said!r}"
         same = all(map(_same_token, tokenize(have), tokenize(said)))
         return Verdict(SUPPORTS if same else REFUTES, "lookup", program)
+    if not claim.words & (_RELATIVE | _SPAN_WORDS):
+        differs = _other_day(claim, t, row, key_cols) or _other_game(claim, t, row, key_cols)
+        if differs is not None:
+            c, said = differs
+            program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {said}"
+            return Verdict(REFUTES, "lookup", program)
     ranked = _ordinal_value(claim, t, key_cols)
     if ranked is not None and (have := t.value(row, ranked[0])) is not None:
         c, n = ranked
@@ -113,6 +119,111 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
         return Verdict(SUPPORTS, "lookup", program)
     return None
+
+
+def _other_day(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tuple[int, str] | None:
+    """(column, the claim's day) where the claim states one day no cell it names holds and the
+    named row's one date column gives another day ("Mexico qualified on 20 January 1997" for
+    the row "mexico | ... | 20 january 1996"). A day some row holds is a mention: ``match``
+    reads it."""
+    spans = mention_spans(claim, t)
+    days = [d for (a, b), d in claim.days if not any(a < y and x < b for x, y in spans)]
+    cols = [c for c in t.dates if c not in key_cols and t.day(row, c) is not None]
+    if len(days) != 1 or len(cols) != 1 or "-" in tokenize(t.rows[row][cols[0]]):
+        return None  # "17 - 21 february 2009" is a span of days
+    if any(find_dates(text) for c, text in t.rows[row].items() if c != cols[0]):
+        return None  # "died march 9 , 1960" in another cell: the claim's day may be that one
+    return None if same_day(t.day(row, cols[0]), days[0]) else (cols[0], days[0].text)
+
+
+#: Words of a claim about a span of rows ("3 - 3 between april 2 and 21"), not one row's game.
+_SPAN_WORDS = frozenset("between through from during".split())
+
+
+#: Verbs by which a claim says its subject won or lost the game a row records.
+_WIN_VERBS = frozenset("beat beats defeat defeats defeated won win wins".split())
+_LOSS_VERBS = frozenset("lost lose loses".split())
+#: Words between such a verb and the team it names ("lost to the", "won against").
+_VERB_LINKS = frozenset("to the against over".split())
+#: The first word of a game log's result cell ("w 44 - 7", "l 10 - 17", "loss").
+_RESULT_MARKS = {
+    "w": "won",
+    "win": "won",
+    "won": "won",
+    "l": "lost",
+    "loss": "lost",
+    "lost": "lost",
+}
+
+
+def _score_pairs(tokens: list[str]) -> list[tuple[float, float]]:
+    """The scores a text writes, two numbers joined by a dash ("44-7" or "44 - 7"); not a
+    season ("1999-00") nor part of a longer run ("2012-08-06", "6 - 3 , 6 - 4" reads as two)."""
+    out = []
+    for i, tok in enumerate(tokens):
+        parts = tok.split("-") if tok.count("-") == 1 and tok != "-" else None
+        if parts is None and tok == "-" and 0 < i < len(tokens) - 1:
+            if tokens[i - 2 : i - 1] == ["-"] or tokens[i + 2 : i + 3] == ["-"]:
+                continue
+            parts = [tokens[i - 1], tokens[i + 1]]
+        if parts is None or bare_year(parts[0]) is not None:
+            continue
+        a, b = as_number(parts[0]), as_number(parts[1])
+        if a is not None and b is not None and a == int(a) and b == int(b):
+            out.append((a, b))
+    return out
+
+
+def _other_game(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tuple[int, str] | None:
+    """(column, what the claim says) where the claim gives the game a row records another
+    score or another winner than the row: a score no cell of the row writes, in either order
+    ("beat the Oakland Raiders 44-17" for "w 44 - 7"), or "beat" / "lost to" against the row's
+    result ("l 10 - 17"). The result is the page's team's: the verb says it when the row's
+    opponent follows it ("the Broncos beat the Raiders"), its reverse when the opponent comes
+    right before it ("the Raiders lost to the Broncos"); otherwise the verb is not read."""
+    spans = mention_spans(claim, t)
+    toks = claim.tokens
+    outside = [w if not any(a <= i < b for a, b in spans) else "" for i, w in enumerate(toks)]
+    scores = [(c, _score_pairs(tokenize(text))) for c, text in t.rows[row].items()]
+    held = {p for _, pairs in scores for pair in pairs for p in (pair, pair[::-1])}
+    results = [c for c in t.headers if _is_result_column(t, c)]
+    shown = [c for c, pairs in scores if pairs and c not in key_cols]
+    if shown:
+        for pair in _score_pairs(outside):
+            if pair not in held:
+                c = next((c for c in results if c in shown), shown[0])
+                return c, f"{fmt_number(pair[0])} - {fmt_number(pair[1])}"
+    verbs = [i for i, w in enumerate(outside) if w in _WIN_VERBS or w in _LOSS_VERBS]
+    if len(results) != 1 or len(verbs) != 1:
+        return None
+    c, i = results[0], verbs[0]
+    have = _RESULT_MARKS.get(next(iter(tokenize(t.rows[row].get(c, ""))), ""))
+    # the names of the row the claim gives (not a date, score or number), by token span
+    named = [
+        (j, j + len(cell))
+        for r, col in claim.mentions
+        if col not in t.dates and col not in t.numeric and col != c
+        and t.rows[r][col] == t.rows[row].get(col)
+        and (cell := tokenize(t.rows[r][col]))
+        for j in span_starts(toks, cell)
+    ]  # fmt: skip
+    after = i + 1
+    while after < len(toks) and toks[after] in _VERB_LINKS:
+        after += 1
+    said = "won" if toks[i] in _WIN_VERBS else "lost"
+    if any(end == i for _, end in named):  # "the Raiders lost to ...": the opponent's result
+        said = "lost" if said == "won" else "won"
+    elif not any(start == after for start, _ in named):
+        return None  # whose result the verb gives is not told by a name of the row beside it
+    if have is None:
+        return None
+    return None if said == have else (c, repr(said))
+
+
+def _is_result_column(t: TableGrid, c: int) -> bool:
+    """Whether most of a column's cells start with a game's result ("w 44 - 7", "l")."""
+    firsts = [next(iter(tokenize(r[c])), "") for r in t.rows if r.get(c)]
+    return len(firsts) >= 2 and sum(w in _RESULT_MARKS for w in firsts) >= 0.8 * len(firsts)
 
 
 def _shape(tokens: list[str]) -> tuple[str, ...]:
