@@ -133,8 +133,14 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         ("Mexico qualified for the 1997 FIFA Confederations Cup on 20 January 1997.", REFUTES, "lookup"),
         ("Nicola Larini set the fastest pre-qualifying time at the 1989 Canadian Grand Prix.", REFUTES,
          "superlative"),
+        ("Christopher Vose won the 1920 International Cross Country Championships.", REFUTES,
+         "lookup"),
+        ("Larry Cummins finished the 1920 International Cross Country Championships in 55:27.",
+         REFUTES, "lookup"),
+        ("Rubens Barrichello qualified fifth for the 1999 British Grand Prix.", REFUTES, "lookup"),
+        ("Damon Hill qualified sixth for the 1999 British Grand Prix.", SUPPORTS, "lookup"),
     ],
 )  # fmt: skip
-def test_a_game_a_winner_a_day_or_a_time_the_named_row_gives_otherwise(check, claim, label, rule):
+def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):
     row = check(claim)
     assert (row["predicted_label"], row["rule"], row["rule_applied"]) == (label, rule, True)

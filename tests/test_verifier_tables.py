@@ -1041,3 +1041,64 @@ def test_the_fastest_time_is_the_least_number_of_seconds():
     )  # fmt: skip
     verdict = execute("b have the fastest lap", laps)
     assert verdict is None or verdict.op != "superlative"
+
+
+RESULTS = [["rank", "athlete", "nationality", "time"], ["1", "jim wilson", "scotland", "55:06"],
+           ["2", "christopher vose", "england", "55:33"], ["3", "wally freeman", "england", "55:52"],
+           ["5", "larry cummins", "ireland", "56:27"]]  # fmt: skip
+
+
+def test_a_time_the_named_row_does_not_give_refutes():
+    cells = table_elements("cross country", RESULTS)
+    verdict = execute("Larry Cummins finished in 55:27.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "time[larry cummins] = '56:27'; claimed 55:27"
+    )  # fmt: skip
+    assert execute("Larry Cummins finished in 56:27.", cells).label == SUPPORTS
+    # the same time written with tenths, or with a colon for its point, is no other time
+    for claim in ("Larry Cummins finished in 56:27.0.", "Larry Cummins finished in 56:27:0."):
+        verdict = execute(claim, cells)
+        assert verdict is None or verdict.label == SUPPORTS
+
+
+def test_won_in_a_results_table_is_the_first_place():
+    cells = table_elements("cross country", RESULTS)
+    verdict = execute("Christopher Vose won the race.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "rank[christopher vose] = 2; claimed 1"
+    )  # fmt: skip
+    assert execute("Jim Wilson won the race.", cells).label == SUPPORTS
+    # an award won is not the first place
+    verdict = execute("Christopher Vose won the fair play medal.", cells)
+    assert verdict is None or "claimed 1" not in verdict.program
+
+
+def test_an_ordinal_after_a_placing_verb_is_the_rows_place():
+    cells = table_elements(
+        "qualifying", [["pos", "driver", "time"], ["5", "heinz-harald frentzen", "1:25.991"],
+                       ["6", "damon hill", "1:26.099"], ["7", "rubens barrichello", "1:26.194"]]
+    )  # fmt: skip
+    verdict = execute("Rubens Barrichello qualified fifth.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "pos[rubens barrichello] = 7; claimed 5"
+    )  # fmt: skip
+    assert execute("Damon Hill qualified sixth.", cells).label == SUPPORTS
+    assert execute("Damon Hill finished 6th.", cells).label == SUPPORTS
+    # elsewhere a word ordinal is no value: "first" heads "first elected", "first leg"
+    verdict = execute("Damon Hill was the first driver", cells)
+    assert verdict is None or "claimed 1" not in verdict.program
+
+
+def test_an_opponent_written_with_its_venue_is_named_by_the_team():
+    cells = table_elements(
+        "season", [["date", "opponent", "result"], ["september 26", "cincinnati", "w 40-6"],
+                   ["october 3", "at pittsburgh", "l 0-34"], ["october 10", "at washington and lee", "w 28-7"]]
+    )  # fmt: skip
+    verdict = execute("The Mountaineers beat Pittsburgh on October 3.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "result[october 3] = 'l 0-34'; claimed 'won'"
+    )  # fmt: skip
+    assert execute("The Mountaineers lost to Pittsburgh on October 3.", cells).label == SUPPORTS
+    assert execute("The Mountaineers played Washington and Lee on October 3.", cells).label == (
+        REFUTES
+    )

@@ -39,7 +39,13 @@ from wikicheck.verifier.tables.ranking import (
     superlative,
 )
 from wikicheck.verifier.tables.reading import bound, lookup, match, named_row
-from wikicheck.verifier.tables.text import as_number, parse_number, span_starts, tokenize
+from wikicheck.verifier.tables.text import (
+    TITLE_MASK,
+    as_number,
+    parse_number,
+    span_starts,
+    tokenize,
+)
 
 __all__ = [
     "OPS",
@@ -120,10 +126,6 @@ OP_PRECISION: dict[tuple[str, str], float] = _load_precision()
 _CLAUSE_PUNCTUATION = re.compile(r"(?<=\S\S)(?=[,;:](?:\s|$))|(?<=\S)(?=\.\s*$)")
 
 
-#: What stands in for the words of the page title in a claim: a token no cell or cue matches.
-_TITLE_MASK = "\u2063"
-
-
 def _without_title(
     toks: list[str], title: str, grid: TableGrid
 ) -> tuple[list[str], frozenset[float]]:
@@ -151,7 +153,7 @@ def _without_title(
             for j in span_starts(toks, cell)
         ):
             continue  # the cell was matched as the mentions match, up to a plural ending
-        out[i : i + n] = [_TITLE_MASK] * n
+        out[i : i + n] = [TITLE_MASK] * n
     return out, context
 
 
@@ -164,7 +166,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     title = next((el.page for el in cells if el.type == "cell" and el.page), "")
     if title:
         toks, context = _without_title(toks, title, grid)
-    words = set(toks) - {_TITLE_MASK}
+    words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
 
 
@@ -205,7 +207,7 @@ def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
 
 
 def _few_words(clause: list[str]) -> bool:
-    return len([t for t in clause if t != _TITLE_MASK]) < 3
+    return len([t for t in clause if t != TITLE_MASK]) < 3
 
 
 #: What one clause may be read by: a row's values. A clause's superlative, count or average
@@ -240,13 +242,13 @@ def conjunction(claim: Claim, grid: TableGrid) -> Verdict | None:
             clauses.append([])
             i += len(join)
     # "In the 1952 Belgian Grand Prix, ...": the page's name before a comma is no clause
-    clauses = [c for c in clauses if not (_TITLE_MASK in c and _few_words(c))]
+    clauses = [c for c in clauses if not (TITLE_MASK in c and _few_words(c))]
     if len(clauses) < 2 or any(_few_words(c) for c in clauses):
         return None
     verdicts = []
     subject: list[str] = []
     for clause in clauses:
-        toks = [t for t in clause if t != _TITLE_MASK]
+        toks = [t for t in clause if t != TITLE_MASK]
         part = Claim(toks, set(toks), grid.mentions(toks), claim.context)
         if subject and (not part.mentions or toks[0] in _CARRY_WORDS):
             # "steve jones have a total of 288 and a finish of t30": the row named first is

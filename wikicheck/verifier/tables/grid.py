@@ -45,7 +45,7 @@ def _date_text(text: str) -> str:
 _TIME = re.compile(r"^\+?(?:(\d+):)?(\d+):(\d\d(?:\.\d+)?)$")
 
 
-def _seconds(text: str) -> float | None:
+def time_seconds(text: str) -> float | None:
     """A time cell's seconds ("1:23.398" -> 83.398); None for a cell that is no time."""
     m = _TIME.match(text)
     if m is None:
@@ -120,6 +120,8 @@ class TableGrid:
             if el.row_header_texts and not infobox:
                 row.setdefault(ROW_HEADER_COLUMN, " ".join(el.row_header_texts[-1].lower().split()))
         rows = [by_row[r] for r in sorted(by_row)]
+        for c in list(headers):
+            _split_venue(c, headers, rows)
         split = [c for c in list(headers) if _split_counted(c, headers, rows)]
         # names that recur down a column are a game's leaders (points, rebounds, assists), not
         # the rows' own names
@@ -156,7 +158,9 @@ class TableGrid:
         """A column of times in seconds ("1:23.398" -> 83.398), where :meth:`value` gives each
         cell's first number (1): what "the fastest" orders by."""
         return {
-            r: s for r, row in enumerate(self.rows) if (s := _seconds(row.get(col, ""))) is not None
+            r: s
+            for r, row in enumerate(self.rows)
+            if (s := time_seconds(row.get(col, ""))) is not None
         }
 
     def shown(self, row: int, col: int) -> str:
@@ -397,6 +401,26 @@ def _split_counted(c: int, headers: dict[int, str], rows: list[dict[int, str]]) 
     for i, (name, number) in split.items():
         rows[i][c], rows[i][NUMBER_OF + c] = name, number
     return True
+
+
+#: The column key of the "at" / "vs" split off a column of opponents (:func:`_split_venue`).
+VENUE_OF = 2000
+#: What marks an opponent's venue in a game log ("at Pittsburgh", "vs. Texas", "@ Boston").
+_VENUE = re.compile(r"^(at|vs\.?|v\.?|@) (?=\S)")
+
+
+def _split_venue(c: int, headers: dict[int, str], rows: list[dict[int, str]]) -> None:
+    """Where two cells or more of column ``c`` are an opponent with its venue ("at pittsburgh"),
+    the venue goes to a column of its own (``VENUE_OF + c``, under the same header): a claim
+    names the opponent ("lost to Pittsburgh") more often than where the game was."""
+    marked = [(row, m) for row in rows if (m := _VENUE.match(row.get(c, "")))]
+    if len(marked) < 2 or c >= NUMBER_OF:
+        return
+    headers[VENUE_OF + c] = headers[c]
+    for row, m in marked:
+        rest = row[c][m.end() :]
+        if parse_number(rest) is None or any(ch.isalpha() for ch in rest):
+            row[c], row[VENUE_OF + c] = rest, m.group(1)
 
 
 #: How a cell lists several names ("chris bosh , joey graham", "miller & howard").

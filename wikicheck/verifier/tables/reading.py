@@ -14,6 +14,7 @@ from wikicheck.verifier.tables.grid import (
     header_forms,
     mention_spans,
     rows_by_mention,
+    time_seconds,
 )
 from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
@@ -22,6 +23,7 @@ from wikicheck.verifier.tables.text import (
     MIN_WORDS,
     MORE_WORDS,
     RELATION_TEST,
+    TITLE_MASK,
     TOTAL_WORDS,
     as_number,
     contains_span,
@@ -84,11 +86,20 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         same = all(map(_same_token, tokenize(have), tokenize(said)))
         return Verdict(SUPPORTS if same else REFUTES, "lookup", program)
     if not claim.words & (_RELATIVE | _SPAN_WORDS):
-        differs = _other_day(claim, t, row, key_cols) or _other_game(claim, t, row, key_cols)
+        differs = (
+            _other_day(claim, t, row, key_cols)
+            or _other_time(claim, t, row, key_cols)
+            or _other_game(claim, t, row, key_cols)
+        )
         if differs is not None:
             c, said = differs
             program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {said}"
             return Verdict(REFUTES, "lookup", program)
+        first = _first_place(claim, t, row, key_cols)
+        if first is not None:
+            c, have = first
+            program = f"{t.headers[c]}[{name}] = {fmt_number(have)}; claimed 1"
+            return Verdict(SUPPORTS if have == 1 else REFUTES, "lookup", program)
     ranked = _ordinal_value(claim, t, key_cols)
     if ranked is not None and (have := t.value(row, ranked[0])) is not None:
         c, n = ranked
@@ -220,6 +231,80 @@ def _other_game(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tup
     return None if said == have else (c, repr(said))
 
 
+def _times(tokens: list[str]) -> list[tuple[int, str]]:
+    """(token index, the time) of each time a tokenised text writes ("55 : 27", "1 : 23.398")."""
+    out = []
+    for i in range(len(tokens) - 2):
+        if tokens[i + 1] == ":" and tokens[i].isdigit() and as_number(tokens[i + 2]) is not None:
+            if i >= 2 and tokens[i - 1] == ":":
+                continue  # the minutes of "2 : 01 : 23.5", read with its hours
+            j = i + 3
+            while j + 1 < len(tokens) and tokens[j] == ":" and as_number(tokens[j + 1]) is not None:
+                j += 2
+            out.append((i, "".join(tokens[i:j])))
+    return out
+
+
+def _other_time(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tuple[int, str] | None:
+    """(column, the claim's time) where the claim states a time ("finished in 55:27") and the
+    named row's one column of times gives another ("56:27")."""
+    cols = [c for c in t.times if c not in key_cols and t.rows[row].get(c)]
+    said = _times(claim.tokens)
+    if len(cols) != 1 or len(said) != 1:
+        return None
+    # any cell of the row may hold it ("qual 2" beside "qual 1")
+    held = [v for text in t.rows[row].values() for _, v in _times(tokenize(text))]
+    return None if any(_same_time(said[0][1], v) for v in held) else (cols[0], said[0][1])
+
+
+def _same_time(a: str, b: str) -> bool:
+    """Two times alike in seconds ("56:27.0" = "56:27") or in their digits, another mark
+    between them ("3:50:90" for "3:50.90")."""
+    x, y = time_seconds(a), time_seconds(b)
+    digits = ["".join(ch for ch in v if ch.isdigit()) for v in (a, b)]
+    return (x is not None and x == y) or digits[0] == digits[1]
+
+
+#: Verbs that say a row came first ("James Wilson won the race", "topped the money list").
+_FIRST_VERBS = frozenset("won win wins topped".split())
+#: What a row that "won" came first in: the page the claim names, or a contest.
+_CONTESTS = frozenset(
+    [TITLE_MASK, "."]
+    + "race event tournament championship championships contest competition".split()
+)
+#: Headers of a results table's place column.
+_PLACE_HEADERS = frozenset("rank pos pos. position place placing".split())
+
+
+def _first_place(
+    claim: Claim, t: TableGrid, row: int, key_cols: set[int]
+) -> tuple[int, float] | None:
+    """(the place column, the named row's place) where the claim's row "won" or "topped" a
+    results table (one place column, "rank" or "pos"): right when the row is first. Only a verb
+    right after the row's name and before the page's title or a contest ("the race"), with no
+    number stated and no column of names named."""
+    places = [c for c, h in t.headers.items() if h in _PLACE_HEADERS and c in t.numeric]
+    if len(places) != 1 or places[0] in key_cols or free_numbers(claim, t):
+        return None
+    toks = claim.tokens
+    ends = {
+        j + len(cell)
+        for c in key_cols
+        if (cell := tokenize(t.rows[row].get(c, "")))
+        for j in span_starts(toks, cell)
+    }
+    verbs = [i for i, w in enumerate(toks) if w in _FIRST_VERBS]
+    if len(verbs) != 1 or verbs[0] not in ends:
+        return None
+    won = [w for w in toks[verbs[0] + 1 : verbs[0] + 3] if w != "the"][:1]
+    if won and won[0] not in _CONTESTS:
+        return None  # "win the dudley tuckey medal": an award, not the first place
+    if set(t.header_columns(claim.words)) - key_cols - set(places) - t.numeric:
+        return None  # "won the race in a ferrari": the row's constructor is another claim
+    have = t.value(row, places[0])
+    return None if have is None else (places[0], have)
+
+
 def _is_result_column(t: TableGrid, c: int) -> bool:
     """Whether most of a column's cells start with a game's result ("w 44 - 7", "l")."""
     firsts = [next(iter(tokenize(r[c])), "") for r in t.rows if r.get(c)]
@@ -319,14 +404,23 @@ def _column_names(t: TableGrid) -> set[str]:
 def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int, int] | None:
     """(column, N) where the claim writes an ordinal right before the header of the one numeric
     column it names ("the 5th pick", "the 166th selection"), or right after it as a verb
-    ("picked 55th", "ranked 3rd"): N is that column's value."""
+    ("picked 55th", "ranked 3rd"), or after a placing verb in a table with one place column
+    ("finished fifth", "qualified 3rd"): N is that column's value."""
     found = set()
     toks = claim.tokens
+    places = [c for c, h in t.headers.items() if h in _PLACE_HEADERS and c in t.numeric]
+    named = {j for a, b in mention_spans(claim, t) for j in range(a, b)}
     for i, tok in enumerate(toks):
+        before = toks[max(0, i - 1) : i]
+        if before and before[0] in _PLACING_VERBS and len(places) == 1 and i not in named:
+            n = as_ordinal(tok) or _ORDINAL_WORDS.get(tok)
+            if n is not None:
+                found.add((places[0], n))  # "finished fifth", "qualified 3rd": the place
+                continue
         n = as_ordinal(tok)
         if n is None:
             continue
-        after, before = toks[i + 1 : i + 2], toks[max(0, i - 1) : i]
+        after = toks[i + 1 : i + 2]
         if before and before[0] in MONTH_WORDS:
             before = []  # "october 14th" is a day, not the value of a column "october"
         for word in after + before:
@@ -336,6 +430,20 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
                 found.add((cols[0], n))
                 break
     return found.pop() if len(found) == 1 else None
+
+
+#: Ordinals written as words, read only after a placing verb: elsewhere "first" is as often a
+#: header's word ("first elected", "first leg") as a value.
+_ORDINAL_WORDS = {
+    w: i + 1
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+    )
+}
+#: Verbs after which an ordinal is a row's place ("finished fifth", "qualified 3rd").
+_PLACING_VERBS = frozenset(
+    "finished finish qualified qualify placed place came come ranked rank ended end".split()
+)
 
 
 def match(claim: Claim, t: TableGrid) -> Verdict | None:

@@ -33,6 +33,8 @@ def _spaced_hyphens(text: str) -> str:
 #: Words of a table claim that name no column or value (one list, kept with the other stop-word
 #: lists in :mod:`wikicheck.common.text`; the operations read it under this name).
 STOP_WORDS = TABLE_CLAIM_STOP_WORDS
+#: What stands in for the words of the page title in a claim: a token no cell or cue matches.
+TITLE_MASK = "\u2063"
 #: Cue words: which way a claim orders, compares or aggregates a column.
 MAX_WORDS = frozenset("highest most largest biggest greatest longest maximum top best".split())
 MIN_WORDS = frozenset("lowest least fewest smallest shortest minimum worst".split())
