@@ -208,3 +208,15 @@ def test_a_title_named_in_any_order_needs_three_of_its_words():
     assert not names_title(architect, "List of architecture schools", any_order=True)
     italian = "In the 2007 Formula One season, the italian grand prix be construct by ferrari"
     assert not names_title(italian, "List of Formula One Grands Prix", any_order=True)  # no year
+
+
+def test_a_season_is_not_contradicted_by_one_of_its_years():
+    title = "1995 Belarusian Premier League"
+    ev = [_sentence(title, f"{title} was the fifth season of top-tier football in Belarus.")]
+    check = check_numbers(
+        f"Dinamo Minsk finished first in the 1994-95 season before the {title}.", ev
+    )
+    assert not check.conflicts and check.matched == ["1995"]
+    # a year stated alone is another season
+    check = check_numbers(f"Dinamo Minsk finished first in the 1994 season before the {title}.", ev)
+    assert check.conflicts[0]["claimed"] == "1994"

@@ -1102,3 +1102,60 @@ def test_an_opponent_written_with_its_venue_is_named_by_the_team():
     assert execute("The Mountaineers played Washington and Lee on October 3.", cells).label == (
         REFUTES
     )
+
+
+def test_a_name_with_its_country_code_is_named_by_the_name():
+    cells = table_elements(
+        "final", [["rank", "gymnast", "total"], ["1", "vitaly scherbo ( cis )", "9.900"],
+                  ["2", "szilveszter csollány ( hun )", "9.850"], ["3", "grigory misutin ( cis )", "9.837"],
+                  ["4", "paul o'neill ( gbr )", "9.762"]]
+    )  # fmt: skip
+    assert execute("Szilveszter Csollány finished second.", cells).label == SUPPORTS
+    verdict = execute("Grigory Misutin won at the championships.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "rank[grigory misutin] = 3; claimed 1"
+    )  # fmt: skip
+    # a number another row holds in one column: the named row's value there decides
+    verdict = execute("Paul O'Neill scored 9.850.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "total[paul o'neill] = 9.762; claimed 9.85"
+    )  # fmt: skip
+    assert execute("Paul O'Neill scored 9.762.", cells).label == SUPPORTS
+
+
+def test_a_day_another_cell_of_the_row_gives_is_that_cells():
+    cells = table_elements(
+        "changes", [["vacator", "reason for change", "successor", "date of successor's installation"],
+                    ["frank tejeda", "died january 30 , 1997", "ciro rodriguez", "april 12 , 1997"],
+                    ["susan molinari", "resigned august 2 , 1997", "vito fossella", "november 5 , 1997"],
+                    ["bill richardson", "appointed ambassador to the united nations", "bill redmond",
+                     "may 20 , 1997"]]
+    )  # fmt: skip
+    verdict = execute("Frank Tejeda was succeeded on April 12, 1998.", cells)
+    assert (verdict.label, verdict.program) == (
+        REFUTES, "date of successor's installation[frank tejeda] = 'april 12 , 1997'; claimed april 12, 1998"
+    )  # fmt: skip
+    verdict = execute("Frank Tejeda died on January 30, 1997.", cells)
+    assert verdict is None or verdict.label != REFUTES
+
+
+def test_ahead_of_and_behind_compare_two_rows_places_and_pole_is_the_first():
+    cells = table_elements(
+        "qualifying", [["pos", "driver", "time"], ["1", "david coulthard", "1:25.852"],
+                       ["3", "mika häkkinen", "1:26.632"], ["6", "heinz-harald frentzen", "1:26.876"],
+                       ["7", "jacques villeneuve", "1:26.941"]]
+    )  # fmt: skip
+    verdict = execute("Jacques Villeneuve qualified ahead of Heinz-Harald Frentzen.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "comparison", REFUTES, "pos[jacques villeneuve] < pos[heinz-harald frentzen]: 7 < 6"
+    )  # fmt: skip
+    assert execute("Jacques Villeneuve qualified behind Heinz-Harald Frentzen.", cells).label == (
+        SUPPORTS
+    )
+    # a number beside the order is more than the order: left to the model
+    assert execute("Villeneuve was 7th, behind Heinz-Harald Frentzen.", cells) is None
+    verdict = execute("Mika Häkkinen took pole.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "pos[mika häkkinen] = 3; claimed 1"
+    )  # fmt: skip
+    assert execute("David Coulthard was on pole.", cells).label == SUPPORTS

@@ -42,6 +42,7 @@ __all__ = [
     "to_date",
     "whole_number",
     "bare_year",
+    "time_seconds",
 ]
 
 #: A number: thousands-separated or plain digits, an optional fraction, a sign only where it
@@ -191,6 +192,20 @@ def parse_number(text: str) -> float | None:
         return float(m.group().replace(",", ""))
     except ValueError:
         return None
+
+
+#: A time as a race or a song gives it: [hours:]minutes:seconds[.fraction], maybe "+".
+_TIME = re.compile(r"^\+?(?:(\d+):)?(\d+):(\d\d(?:\.\d+)?)$")
+
+
+def time_seconds(text: str) -> float | None:
+    """A time cell's seconds ("1:23.398" -> 83.398, "2:01:23.5" -> 7283.5); None for a cell
+    that is no time."""
+    m = _TIME.match(text)
+    if m is None:
+        return None
+    hours, minutes, seconds = m.groups()
+    return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
 
 
 def whole_number(text: str) -> float | None:

@@ -490,7 +490,9 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     """
     elements = [_element(x) for x in evidence]
     out = NumberCheck()
-    claimed = [q for q in quantities(claim) if not _is_name_part(claim, q)]
+    found_in_claim = quantities(claim)
+    spans = _season_parts(claim, found_in_claim)
+    claimed = [q for q in found_in_claim if not _is_name_part(claim, q) and q.start not in spans]
     if not claimed:
         return out
     # a month or a weekday names no topic ("October" is on every page with a date in October)
@@ -604,6 +606,18 @@ def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
             and (stem_key(q.noun) in words)
         )
     return bool(context & words)
+
+
+def _season_parts(claim: str, found: list[Quantity]) -> set[int]:
+    """Where the claim's seasons ("1994-95", "1994–1995") start and their second halves start:
+    a season spans two years, so neither alone is a value a page's one year contradicts."""
+    out = set()
+    for a, b in zip(found, found[1:]):
+        between = claim[a.end : b.start]
+        if a.kind == "year" and b.kind in ("year", "number") and between in ("-", "\u2013", "/"):
+            if len(b.text) in (2, 4):
+                out.update((a.start, b.start))
+    return out
 
 
 def _is_name_part(claim: str, q: Quantity) -> bool:

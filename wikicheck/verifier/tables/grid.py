@@ -18,6 +18,7 @@ from wikicheck.common.quantities import (
     is_date,
     parse_date,
     same_day,
+    time_seconds,
     to_date,
 )
 from wikicheck.common.text import stem
@@ -39,19 +40,6 @@ def _date_text(text: str) -> str:
     text keeps its length and its count of spaces before every word (a claim's dates are mapped
     back to its tokens by them)."""
     return text.replace(" , ", ",  ")
-
-
-#: A time as a race or a song gives it: [hours:]minutes:seconds[.fraction].
-_TIME = re.compile(r"^\+?(?:(\d+):)?(\d+):(\d\d(?:\.\d+)?)$")
-
-
-def time_seconds(text: str) -> float | None:
-    """A time cell's seconds ("1:23.398" -> 83.398); None for a cell that is no time."""
-    m = _TIME.match(text)
-    if m is None:
-        return None
-    hours, minutes, seconds = m.groups()
-    return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
 
 
 def _day(d: Quantity) -> int:
@@ -122,6 +110,7 @@ class TableGrid:
         rows = [by_row[r] for r in sorted(by_row)]
         for c in list(headers):
             _split_venue(c, headers, rows)
+            _split_coded(c, headers, rows)
         split = [c for c in list(headers) if _split_counted(c, headers, rows)]
         # names that recur down a column are a game's leaders (points, rebounds, assists), not
         # the rows' own names
@@ -136,7 +125,11 @@ class TableGrid:
         dates = {
             c for c in headers if sum(is_date(_date_text(r.get(c, ""))) for r in rows) >= enough
         }
-        times = {c for c in headers if sum(bool(_TIME.match(r.get(c, ""))) for r in rows) >= enough}
+        times = {
+            c
+            for c in headers
+            if sum(time_seconds(r.get(c, "")) is not None for r in rows) >= enough
+        }
         grid = cls(headers, rows, numeric | dates, dates, leaders=leaders, times=times)
         # a column where some dates have no year is ordered by month and day throughout
         grid.yearless = {
@@ -153,6 +146,11 @@ class TableGrid:
             d = parse_date(_date_text(text))
             return None if d is None else float((d.month or 0) * 100 + _day(d))
         return cell_value(_date_text(text)) if col in self.dates else parse_number(text)
+
+    def place_column(self) -> int | None:
+        """The one numeric column of places in a results table ("rank", "pos"), if there is one."""
+        cols = [c for c, h in self.headers.items() if h in PLACE_HEADERS and c in self.numeric]
+        return cols[0] if len(cols) == 1 else None
 
     def column_seconds(self, col: int) -> dict[int, float]:
         """A column of times in seconds ("1:23.398" -> 83.398), where :meth:`value` gives each
@@ -315,6 +313,8 @@ class Claim:
         return out
 
 
+#: Headers of a results table's place column (:meth:`TableGrid.place_column`).
+PLACE_HEADERS = frozenset("rank pos pos. position place placing".split())
 #: Names of a row that sums or averages the others (:meth:`TableGrid.is_total`).
 _TOTAL_ROWS = frozenset("total totals all overall sum mean average".split())
 
@@ -387,6 +387,24 @@ def _name_and_number(text: str) -> tuple[str, str] | None:
 
 #: The column key of the numbers split off a column of "name (number)" cells.
 NUMBER_OF = 1000
+#: The column key of the codes split off a column of "name ( code )" cells.
+CODE_OF = 3000
+#: A name and, in brackets, a code of three letters at most: a country ("vitaly scherbo ( cis
+#: )") or a party ("richard l neuberger (d)").
+_CODED = re.compile(r"^(.*[a-z].*) \( ?([a-z]{1,3}) ?\)$")
+
+
+def _split_coded(c: int, headers: dict[int, str], rows: list[dict[int, str]]) -> None:
+    """Where most cells of column ``c`` are a name and its code, the codes go to a column of
+    their own (``CODE_OF + c``, under the same header): a claim names the athlete ("Li
+    Xiaoshuang finished seventh") more often than it writes the country code beside the name."""
+    cells = [row for row in rows if row.get(c)]
+    coded = [(row, m) for row in cells if (m := _CODED.match(row[c]))]
+    if len(coded) < 2 or len(coded) < 0.8 * len(cells) or c >= NUMBER_OF:
+        return
+    headers[CODE_OF + c] = headers[c]
+    for row, m in coded:
+        row[c], row[CODE_OF + c] = m.group(1), m.group(2)
 
 
 def _split_counted(c: int, headers: dict[int, str], rows: list[dict[int, str]]) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from wikicheck.common.quantities import as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     Claim,
@@ -185,7 +186,13 @@ def _two_rows(claim: Claim, t: TableGrid) -> tuple[int, int] | None:
     if "than" not in claim.words:
         return None
     cut = claim.tokens.index("than")
-    left, right = claim.tokens[:cut], claim.tokens[cut + 1 :]
+    return _rows_around(claim, t, cut, 1)
+
+
+def _rows_around(claim: Claim, t: TableGrid, cut: int, width: int) -> tuple[int, int] | None:
+    """The one row the claim names before token ``cut`` and the one after its ``width``
+    words ("A ... than B", "A ... ahead of B")."""
+    left, right = claim.tokens[:cut], claim.tokens[cut + width :]
     a_rows = {r for r, c in claim.mentions if contains_span(left, tokenize(t.rows[r][c]))}
     b_rows = {r for r, c in claim.mentions if contains_span(right, tokenize(t.rows[r][c]))}
     if len(a_rows) != 1 or len(b_rows) != 1 or a_rows == b_rows:
@@ -228,11 +235,44 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if abs(diff - stated[0]) < 1e-6 else REFUTES, "difference", program)
 
 
+#: Words that place row A before (<) or after (>) row B in a results table.
+_PLACED = {("ahead", "of"): "<", ("in", "front", "of"): "<", ("behind",): ">"}
+
+
+def _placed(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row A> finished ahead of / behind <row B>": the two rows' places (a results table's
+    one "rank" / "pos" column; the lower place is ahead)."""
+    col, toks = t.place_column(), claim.tokens
+    said = [
+        (i, words, op)
+        for words, op in _PLACED.items()
+        for i in range(len(toks) - len(words) + 1)
+        if tuple(toks[i : i + len(words)]) == words
+    ]
+    if col is None or len(said) != 1 or "than" in claim.words:
+        return None
+    if any(as_number(w) is not None or as_ordinal(w) for w in toks):
+        return None  # "8th, behind", "3 gold medals behind": more than the order is stated
+    i, words, op = said[0]
+    rows = _rows_around(claim, t, i, len(words))
+    if rows is None:
+        return None
+    a, b = t.value(rows[0], col), t.value(rows[1], col)
+    if a is None or b is None or a == b:
+        return None
+    h = t.headers[col]
+    program = (
+        f"{h}[{t.name(rows[0])}] {op} {h}[{t.name(rows[1])}]: {fmt_number(a)} {op} {fmt_number(b)}"
+    )
+    return Verdict(SUPPORTS if (a < b if op == "<" else a > b) else REFUTES, "comparison", program)
+
+
 def compare(claim: Claim, t: TableGrid) -> Verdict | None:
-    """ "<row A> has more/less <column> than <row B>": compare the two rows' numbers."""
+    """ "<row A> has more/less <column> than <row B>": compare the two rows' numbers; "<row A>
+    ... ahead of / behind <row B>": their places (:func:`_placed`)."""
     parsed = _more_less(claim, t)
     if parsed is None:
-        return None
+        return _placed(claim, t)
     more, rows, col, a, b = parsed
     if a is None or b is None or a == b:
         return None

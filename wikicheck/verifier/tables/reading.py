@@ -4,7 +4,14 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year, find_dates, same_day
+from wikicheck.common.quantities import (
+    MONTH_WORDS,
+    as_ordinal,
+    bare_year,
+    find_dates,
+    same_day,
+    time_seconds,
+)
 from wikicheck.model import REFUTES, SUPPORTS
 from wikicheck.verifier.tables.grid import (
     Claim,
@@ -14,7 +21,6 @@ from wikicheck.verifier.tables.grid import (
     header_forms,
     mention_spans,
     rows_by_mention,
-    time_seconds,
 )
 from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
@@ -123,6 +129,11 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         shown = ", ".join(fmt_number(n) for n in free)
         program = f"row[{name}] holds {shown}; claimed {shown}"
         return Verdict(SUPPORTS, "lookup", program)
+    other = None if claim.words & _RELATIVE else _another_rows_number(t, row, key_cols, numbers)
+    if other is not None:
+        c, have, n = other
+        program = f"{t.headers[c]}[{name}] = {fmt_number(have)}; claimed {fmt_number(n)}"
+        return Verdict(REFUTES, "lookup", program)
     stated = [(c, v) for (c, v) in column_rows if c not in key_cols]
     stated.sort(key=lambda cv: row not in column_rows[cv])  # the column holding it first
     if stated and not free:  # a stated number the row does not hold leaves it undecided
@@ -130,6 +141,30 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
         return Verdict(SUPPORTS, "lookup", program)
     return None
+
+
+def _another_rows_number(
+    t: TableGrid, row: int, key_cols: set[int], numbers: list[float]
+) -> tuple[int, float, float] | None:
+    """(column, the named row's value, the claim's number) where the claim's one number (not a
+    small count: a decimal, or above 31) is another row's value in one column only, and the
+    named row's value there differs ("Paul O'Neill scored 9.850", his 9.762 and another's
+    9.850 under "total")."""
+    if len(numbers) != 1:
+        return None
+    n = numbers[0]
+    cols = {
+        c
+        for r in range(len(t.rows))
+        if r != row
+        for c in t.rows[r]
+        if c not in key_cols and t.value(r, c) == n
+    }
+    if len(cols) != 1:
+        return None
+    c = cols.pop()
+    have = t.value(row, c)
+    return None if have is None or have == n else (c, have, n)
 
 
 def _other_day(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tuple[int, str] | None:
@@ -142,9 +177,11 @@ def _other_day(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tupl
     cols = [c for c in t.dates if c not in key_cols and t.day(row, c) is not None]
     if len(days) != 1 or len(cols) != 1 or "-" in tokenize(t.rows[row][cols[0]]):
         return None  # "17 - 21 february 2009" is a span of days
-    if any(find_dates(text) for c, text in t.rows[row].items() if c != cols[0]):
-        return None  # "died march 9 , 1960" in another cell: the claim's day may be that one
-    return None if same_day(t.day(row, cols[0]), days[0]) else (cols[0], days[0].text)
+    others = [d for c, text in t.rows[row].items() if c != cols[0] for d in find_dates(text)]
+    if any(same_day(d, days[0]) for d in others):
+        return None  # "died march 9 , 1960" in another cell: the claim's day is that one
+    said = " ".join(days[0].text.split())
+    return None if same_day(t.day(row, cols[0]), days[0]) else (cols[0], said)
 
 
 #: Words of a claim about a span of rows ("3 - 3 between april 2 and 21"), not one row's game.
@@ -272,19 +309,18 @@ _CONTESTS = frozenset(
     [TITLE_MASK, "."]
     + "race event tournament championship championships contest competition".split()
 )
-#: Headers of a results table's place column.
-_PLACE_HEADERS = frozenset("rank pos pos. position place placing".split())
 
 
 def _first_place(
     claim: Claim, t: TableGrid, row: int, key_cols: set[int]
 ) -> tuple[int, float] | None:
     """(the place column, the named row's place) where the claim's row "won" or "topped" a
-    results table (one place column, "rank" or "pos"): right when the row is first. Only a verb
-    right after the row's name and before the page's title or a contest ("the race"), with no
-    number stated and no column of names named."""
-    places = [c for c, h in t.headers.items() if h in _PLACE_HEADERS and c in t.numeric]
-    if len(places) != 1 or places[0] in key_cols or free_numbers(claim, t):
+    results table (one place column, "rank" or "pos"), or "took pole" on a grid: right when the
+    row is first. Only a verb right after the row's name and before the page's title or a
+    contest ("the race"), or "pole" a few words after the name where no header says "pole",
+    with no number stated and no column of names named."""
+    place = t.place_column()
+    if place is None or place in key_cols or free_numbers(claim, t):
         return None
     toks = claim.tokens
     ends = {
@@ -293,16 +329,22 @@ def _first_place(
         if (cell := tokenize(t.rows[row].get(c, "")))
         for j in span_starts(toks, cell)
     }
-    verbs = [i for i, w in enumerate(toks) if w in _FIRST_VERBS]
-    if len(verbs) != 1 or verbs[0] not in ends:
-        return None
-    won = [w for w in toks[verbs[0] + 1 : verbs[0] + 3] if w != "the"][:1]
-    if won and won[0] not in _CONTESTS:
-        return None  # "win the dudley tuckey medal": an award, not the first place
-    if set(t.header_columns(claim.words)) - key_cols - set(places) - t.numeric:
+    poles = [i for i, w in enumerate(toks) if w == "pole"]
+    if len(poles) == 1 and not any("pole" in tokenize(h) for h in t.headers.values()):
+        # "took pole", "was on pole": first on a grid, where no column is the pole position
+        if not any(end < poles[0] <= end + 3 for end in ends):
+            return None
+    else:
+        verbs = [i for i, w in enumerate(toks) if w in _FIRST_VERBS]
+        if len(verbs) != 1 or verbs[0] not in ends:
+            return None
+        won = [w for w in toks[verbs[0] + 1 : verbs[0] + 4] if w not in ("the", "at", "in")][:1]
+        if won and won[0] not in _CONTESTS:
+            return None  # "win the dudley tuckey medal": an award, not the first place
+    if set(t.header_columns(claim.words)) - key_cols - {place} - t.numeric:
         return None  # "won the race in a ferrari": the row's constructor is another claim
-    have = t.value(row, places[0])
-    return None if have is None else (places[0], have)
+    have = t.value(row, place)
+    return None if have is None else (place, have)
 
 
 def _is_result_column(t: TableGrid, c: int) -> bool:
@@ -408,14 +450,14 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
     ("finished fifth", "qualified 3rd"): N is that column's value."""
     found = set()
     toks = claim.tokens
-    places = [c for c, h in t.headers.items() if h in _PLACE_HEADERS and c in t.numeric]
+    place = t.place_column()
     named = {j for a, b in mention_spans(claim, t) for j in range(a, b)}
     for i, tok in enumerate(toks):
         before = toks[max(0, i - 1) : i]
-        if before and before[0] in _PLACING_VERBS and len(places) == 1 and i not in named:
+        if before and before[0] in _PLACING_VERBS and place is not None and i not in named:
             n = as_ordinal(tok) or _ORDINAL_WORDS.get(tok)
             if n is not None:
-                found.add((places[0], n))  # "finished fifth", "qualified 3rd": the place
+                found.add((place, n))  # "finished fifth", "qualified 3rd": the place
                 continue
         n = as_ordinal(tok)
         if n is None:
