@@ -1159,3 +1159,14 @@ def test_ahead_of_and_behind_compare_two_rows_places_and_pole_is_the_first():
         "lookup", REFUTES, "pos[mika häkkinen] = 3; claimed 1"
     )  # fmt: skip
     assert execute("David Coulthard was on pole.", cells).label == SUPPORTS
+
+
+def test_a_number_in_another_rows_header_is_no_value_under_a_column():
+    # row headers are rows' names; one holding the claim's number is not a column to read
+    cells = _headed_rows(
+        "runs", [["run", "label", "weight"], ["Run 45", "alpha", "12.5"], ["Run 60", "beta", "45"],
+                 ["Run 75", "gamma", "30.5"]]
+    )  # fmt: skip
+    assert execute("beta has a weight of 45", cells).label == SUPPORTS
+    # 60 is only "Run 60"'s name: no column holds it, so no value is read against it
+    assert execute("gamma reached 60", cells) is None

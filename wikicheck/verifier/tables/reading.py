@@ -158,8 +158,8 @@ def _another_rows_number(
         for r in range(len(t.rows))
         if r != row
         for c in t.rows[r]
-        if c not in key_cols and t.value(r, c) == n
-    }
+        if c in t.headers and c not in key_cols and t.value(r, c) == n
+    }  # a row header (a scientific table's) is a row's name, not a value under a column
     if len(cols) != 1:
         return None
     c = cols.pop()
