@@ -216,7 +216,14 @@ def test_a_season_is_not_contradicted_by_one_of_its_years():
     check = check_numbers(
         f"Dinamo Minsk finished first in the 1994-95 season before the {title}.", ev
     )
-    assert not check.conflicts and check.matched == ["1995"]
+    assert not check.conflicts and check.matched == ["1994", "1995"]  # the span holds 1995
     # a year stated alone is another season
     check = check_numbers(f"Dinamo Minsk finished first in the 1994 season before the {title}.", ev)
     assert check.conflicts[0]["claimed"] == "1994"
+    # a span with another first year than the page's conflicts
+    ev = [_sentence("Zürich ePrix", "The Zürich ePrix debuted in the 2017–18 Formula E season.")]
+    check = check_numbers("The Zürich ePrix debuted in the 2018-18 Formula E season.", ev)
+    assert check.conflicts[0]["claimed"] == "2018"
+    assert not check_numbers(
+        "The Zürich ePrix debuted in the 2017-18 Formula E season.", ev
+    ).conflicts

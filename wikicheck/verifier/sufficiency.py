@@ -491,8 +491,10 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     elements = [_element(x) for x in evidence]
     out = NumberCheck()
     found_in_claim = quantities(claim)
-    spans = _season_parts(claim, found_in_claim)
-    claimed = [q for q in found_in_claim if not _is_name_part(claim, q) and q.start not in spans]
+    seasons, second_halves = _seasons(claim, found_in_claim)
+    claimed = [
+        q for q in found_in_claim if not _is_name_part(claim, q) and q.start not in second_halves
+    ]
     if not claimed:
         return out
     # a month or a weekday names no topic ("October" is on every page with a date in October)
@@ -544,6 +546,9 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         for el, values in found:
             for v in values:
                 same = same_value(q, v)
+                if q.start in seasons and v.year is not None:
+                    lo, hi = seasons[q.start]  # "the 1994-95 season" holds 1995
+                    same = same or lo <= v.year <= hi
                 if same is None:
                     continue
                 if same:
@@ -608,16 +613,21 @@ def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
     return bool(context & words)
 
 
-def _season_parts(claim: str, found: list[Quantity]) -> set[int]:
-    """Where the claim's seasons ("1994-95", "1994–1995") start and their second halves start:
-    a season spans two years, so neither alone is a value a page's one year contradicts."""
-    out = set()
+def _seasons(claim: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    """The claim's spans of years ("the 1994-95 season", "1994–1995"): where each starts ->
+    its first and last year, and where their second halves start. A span holds each of its
+    years: "1994-95" agrees with a page's 1995 and conflicts with its 1993."""
+    spans: dict[int, tuple[int, int]] = {}
+    halves = set()
     for a, b in zip(found, found[1:]):
         between = claim[a.end : b.start]
-        if a.kind == "year" and b.kind in ("year", "number") and between in ("-", "\u2013", "/"):
-            if len(b.text) in (2, 4):
-                out.update((a.start, b.start))
-    return out
+        if a.kind != "year" or b.kind not in ("year", "number") or len(b.text) not in (2, 4):
+            continue
+        if between in ("-", "\u2013", "/") and a.year is not None:
+            last = int(b.text) if len(b.text) == 4 else a.year // 100 * 100 + int(b.text)
+            spans[a.start] = (a.year, last)
+            halves.add(b.start)
+    return spans, halves
 
 
 def _is_name_part(claim: str, q: Quantity) -> bool:
