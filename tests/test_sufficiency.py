@@ -227,3 +227,14 @@ def test_a_season_is_not_contradicted_by_one_of_its_years():
     assert not check_numbers(
         "The Zürich ePrix debuted in the 2017-18 Formula E season.", ev
     ).conflicts
+    # where the page writes a span, spans are compared, start to start
+    ev = [
+        _sentence(
+            "Oswestry Castle",
+            "The war between Stephen and Matilda (1135–54) began; in 1138 the lord joined.",
+        )
+    ]
+    check = check_numbers(
+        "The war between Stephen and Matilda (1137–54) was at Oswestry Castle.", ev
+    )
+    assert check.conflicts[0]["claimed"] == "1137" and check.conflicts[0]["found"] == "1135"

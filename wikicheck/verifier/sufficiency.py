@@ -539,16 +539,27 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     # values agree only where the claim's topic is (a year on a distractor page proves nothing),
     # unless no element is on topic; the year a page's title gives is a value of each element
     readable = [el for el in elements if topical[el.id]] or elements
-    found = [(el, quantities(el.text) + title_values(el.page)) for el in readable]
+    # the evidence's own spans of years, by value: a span is compared with a span, start to start
+    found, starts = [], set()
+    for el in readable:
+        values = quantities(el.text)
+        spans, _ = _seasons(el.text, values)
+        starts.update(id(v) for v in values if v.start in spans)
+        found.append((el, values + title_values(el.page)))
     for q in claimed:
         agree, differ = False, None
         context = _context_words(claim, q)
         for el, values in found:
             for v in values:
                 same = same_value(q, v)
-                if q.start in seasons and v.year is not None:
-                    lo, hi = seasons[q.start]  # "the 1994-95 season" holds 1995
-                    same = same or lo <= v.year <= hi
+                if q.start in seasons:
+                    lo, hi = seasons[q.start]
+                    if starts:  # the evidence writes spans too: "1137–54" against "1135–54"
+                        if id(v) not in starts:
+                            continue
+                        same = v.year == lo
+                    elif v.year is not None:
+                        same = same or lo <= v.year <= hi  # "the 1994-95 season" holds 1995
                 if same is None:
                     continue
                 if same:
@@ -613,14 +624,14 @@ def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
     return bool(context & words)
 
 
-def _seasons(claim: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int]], set[int]]:
-    """The claim's spans of years ("the 1994-95 season", "1994–1995"): where each starts ->
+def _seasons(text: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    """A text's spans of years ("the 1994-95 season", "1994–1995"): where each starts ->
     its first and last year, and where their second halves start. A span holds each of its
     years: "1994-95" agrees with a page's 1995 and conflicts with its 1993."""
     spans: dict[int, tuple[int, int]] = {}
     halves = set()
     for a, b in zip(found, found[1:]):
-        between = claim[a.end : b.start]
+        between = text[a.end : b.start]
         if a.kind != "year" or b.kind not in ("year", "number") or len(b.text) not in (2, 4):
             continue
         if between in ("-", "\u2013", "/") and a.year is not None:
