@@ -400,7 +400,7 @@ def _split_coded(c: int, headers: dict[int, str], rows: list[dict[int, str]]) ->
     Xiaoshuang finished seventh") more often than it writes the country code beside the name."""
     cells = [row for row in rows if row.get(c)]
     coded = [(row, m) for row in cells if (m := _CODED.match(row[c]))]
-    if len(coded) < 2 or len(coded) < 0.8 * len(cells) or c >= NUMBER_OF:
+    if len(coded) < 2 or len(coded) < 0.8 * len(cells):
         return
     headers[CODE_OF + c] = headers[c]
     for row, m in coded:
@@ -432,7 +432,7 @@ def _split_venue(c: int, headers: dict[int, str], rows: list[dict[int, str]]) ->
     the venue goes to a column of its own (``VENUE_OF + c``, under the same header): a claim
     names the opponent ("lost to Pittsburgh") more often than where the game was."""
     marked = [(row, m) for row in rows if (m := _VENUE.match(row.get(c, "")))]
-    if len(marked) < 2 or c >= NUMBER_OF:
+    if len(marked) < 2:
         return
     headers[VENUE_OF + c] = headers[c]
     for row, m in marked:

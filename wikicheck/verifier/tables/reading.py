@@ -234,15 +234,17 @@ def _other_game(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tup
     outside = [w if not any(a <= i < b for a, b in spans) else "" for i, w in enumerate(toks)]
     scores = [(c, _score_pairs(tokenize(text))) for c, text in t.rows[row].items()]
     held = {p for _, pairs in scores for pair in pairs for p in (pair, pair[::-1])}
-    results = [c for c in t.headers if _is_result_column(t, c)]
     shown = [c for c, pairs in scores if pairs and c not in key_cols]
     if shown:
         for pair in _score_pairs(outside):
             if pair not in held:
-                c = next((c for c in results if c in shown), shown[0])
+                c = next((c for c in t.headers if c in shown and _is_result_column(t, c)), shown[0])
                 return c, f"{fmt_number(pair[0])} - {fmt_number(pair[1])}"
     verbs = [i for i, w in enumerate(outside) if w in _WIN_VERBS or w in _LOSS_VERBS]
-    if len(results) != 1 or len(verbs) != 1:
+    if len(verbs) != 1:
+        return None
+    results = [c for c in t.headers if _is_result_column(t, c)]  # read only when a verb says
+    if len(results) != 1:
         return None
     c, i = results[0], verbs[0]
     have = _RESULT_MARKS.get(next(iter(tokenize(t.rows[row].get(c, ""))), ""))
