@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wikicheck.verifier.tables import PRECISION_FILE, execute  # noqa: E402
+from wikicheck.verifier.tables import PRECISION_FILE, execute, failures  # noqa: E402
 from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR  # noqa: E402
 from wikicheck.verifier.training.tablesets import tabfact_items  # noqa: E402
 
@@ -144,6 +144,7 @@ def main() -> None:
                 "precision": round(sum(right.values()) / max(1, total), 3),
                 "statements_per_s": round(len(chosen) / max(seconds, 1e-9), 1),
                 "ops": ops,
+                "failures": failures(),  # operations that raised, skipped (logged above)
             }
         )
     )

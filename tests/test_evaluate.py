@@ -317,6 +317,29 @@ def test_table_given_mode_ranks_the_gold_table(corpus):
     assert preds[0]["predicted_evidence"] == []
 
 
+@pytest.mark.slow
+def test_a_table_operation_that_raises_is_counted_and_the_run_goes_on(corpus, monkeypatch):
+    from wikicheck.verifier import tables
+
+    def broken(claim, grid):
+        raise IndexError("row 9")
+
+    monkeypatch.setattr(tables, "OPS", {name: broken for name in tables.OPS})
+    monkeypatch.setenv(tables.STRICT_ENV, "0")
+    model = _tiny_checkpoint(corpus)
+    body = (f'[verifier]\nmodel = "{model}"\ngold_evidence = "table"\ntable_executor = true\n'
+            'device = "cpu"\n')  # fmt: skip
+    metrics = run_recipe(load_recipe(_recipe(corpus, body, "broken")), corpus / "report")
+    preds = [json.loads(x) for x in (corpus / "report/broken/predictions.jsonl").open()]
+    assert [p["id"] for p in preds] == [1, 2, 3]  # every claim answered
+    assert all(p["predicted_label"] in (S, R, N) and not p.get("rule") for p in preds)
+    # claim 3 is the one with a table: each operation tried on it raised once
+    assert metrics["executor_failures"] == {name: 1 for name in tables.OPS}
+    monkeypatch.undo()
+    again = run_recipe(load_recipe(_recipe(corpus, body, "broken")), corpus / "report")
+    assert again["executor_failures"] == {}
+
+
 def test_label_only_run_reports_per_set(corpus):
     rows = [{"id": f"f{i}", "claim": c, "label": lab, "evidence": [], "set": s}
             for i, (c, lab, s) in enumerate([("The Aare flows through Bern.", S, "A"),

@@ -1170,3 +1170,23 @@ def test_a_number_in_another_rows_header_is_no_value_under_a_column():
     assert execute("beta has a weight of 45", cells).label == SUPPORTS
     # 60 is only "Run 60"'s name: no column holds it, so no value is read against it
     assert execute("gamma reached 60", cells) is None
+
+
+def test_an_operation_that_raises_is_skipped_logged_and_counted(monkeypatch, caplog):
+    def broken(claim, grid):
+        raise KeyError("column 7")
+
+    monkeypatch.setattr(tables, "OPS", {**tables.OPS, "superlative": broken})
+    claim = "nick price have the highest score"
+    with pytest.raises(KeyError):  # the test suite runs strict: a bug fails the test
+        execute(claim, CELLS)
+    monkeypatch.setenv(tables.STRICT_ENV, "0")
+    before = tables.failures().get("superlative", 0)
+    with caplog.at_level("WARNING", logger="wikicheck.verifier.tables"):
+        verdict = execute(claim, CELLS)
+        assert execute(claim, CELLS) == verdict  # the batch goes on, one failure per claim
+    assert verdict is None  # the broken op was the one that reads it: the model's label stands
+    assert tables.failures()["superlative"] == before + 2
+    assert "superlative raised KeyError" in caplog.text and claim in caplog.text
+    # the other operations still answer the claims they read
+    assert _run("tiger woods have a score of 72") == ("lookup", REFUTES)

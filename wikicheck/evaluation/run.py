@@ -39,6 +39,7 @@ from wikicheck.scoring.labels import confusion_matrix, needs_label_only, score_l
 from wikicheck.skips import SkipLog
 from wikicheck.verifier.model import Verifier
 from wikicheck.verifier.settings import VerifierSettings
+from wikicheck.verifier.tables import failures as executor_failures
 
 __all__ = [
     "run_recipe",
@@ -326,6 +327,7 @@ def run_recipe(
     store, index_info = None, None
     if recipe.needs_store:
         store, index_info = ensure_index(recipe, sources, progress)
+    failed_before = executor_failures()
     try:
         rows = predict_claims(recipe, claims, store, progress, verifier)
     finally:
@@ -343,6 +345,12 @@ def run_recipe(
         "claims_file": recipe.claims,
         "claims": len(claims),
         "claims_skipped": claim_summary.skipped,
+        # table operations that raised and were skipped (logged with their claims)
+        "executor_failures": {
+            stage: n - failed_before.get(stage, 0)
+            for stage, n in executor_failures().items()
+            if n > failed_before.get(stage, 0)
+        },
         "store": index_info["location"] if index_info else None,
         "index": index_info,
         "verifier": recipe.model,

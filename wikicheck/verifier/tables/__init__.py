@@ -24,8 +24,12 @@ how a claim is grounded in them), the operations by what they compute (``ranking
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from wikicheck.model import REFUTES, SUPPORTS, Element
 from wikicheck.verifier.tables.counting import compare_counts, count, only_all_none, shape
@@ -57,8 +61,11 @@ __all__ = [
     "conjunction",
     "executor_probabilities",
     "execute",
+    "failures",
     "parse_number",
 ]
+
+log = logging.getLogger("wikicheck.verifier.tables")
 
 
 #: The operations, in the order they are tried (the more specific first).
@@ -186,21 +193,60 @@ def _negated(claim: Claim, grid: TableGrid) -> bool:
     return any(t in _NEGATION and i not in named for i, t in enumerate(claim.tokens))
 
 
+#: Set (to anything but "" or "0") to let an operation's exception propagate instead of being
+#: logged and skipped; the test suite sets it, so that a bug fails a test rather than an answer.
+STRICT_ENV = "WIKICHECK_STRICT_EXECUTOR"
+
+_FAILURES: Counter = Counter()
+
+_T = TypeVar("_T")
+
+
+def failures() -> dict[str, int]:
+    """How many times each stage of the executor ("parse" or an operation) raised in this
+    process and was skipped; summaries report the difference over their run."""
+    return dict(_FAILURES)
+
+
+def _guarded(stage: str, claim: str, run: Callable[[], _T | None]) -> _T | None:
+    """``run()``, or None when it raises: one operation's bug on one table costs that claim the
+    operation's answer, not a whole batch its run (the model's label stands). Logged with the
+    stage, the error and the claim, and counted (:func:`failures`)."""
+    try:
+        return run()
+    except Exception as exc:
+        if os.environ.get(STRICT_ENV, "") not in ("", "0"):
+            raise
+        _FAILURES[stage] += 1
+        log.warning(
+            "table executor: %s raised %s: %s; skipped for the claim %r",
+            stage,
+            type(exc).__name__,
+            exc,
+            claim[:200],
+        )
+        return None
+
+
 def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
     """The first operation that can ground ``claim`` in the table, run; None when none can.
-    A claim no operation reads whole may be clauses each one reads (:func:`conjunction`)."""
-    parsed = _parse(claim, cells)
+    A claim no operation reads whole may be clauses each one reads (:func:`conjunction`).
+    An operation that raises is skipped (:func:`_guarded`)."""
+    parsed = _guarded("parse", claim, lambda: _parse(claim, cells))
     if parsed is None:
         return None
-    return _first_answer(*parsed) or conjunction(*parsed)
+    return _first_answer(*parsed) or _guarded("conjunction", claim, lambda: conjunction(*parsed))
 
 
 def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
-    negated = _negated(claim, grid)
+    text = " ".join(claim.tokens)
+    negated = _guarded("negation", text, lambda: _negated(claim, grid))
+    if negated is None:
+        return None
     for op, rule in OPS.items():
         if negated and op in _READS_NO_NEGATION:
             continue
-        verdict = rule(claim, grid)
+        verdict = _guarded(op, text, lambda rule=rule: rule(claim, grid))
         if verdict:
             return verdict
     return None
