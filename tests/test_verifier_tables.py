@@ -1019,6 +1019,18 @@ def test_another_day_than_the_named_rows_date_refutes():
     assert verdict is None or verdict.label != REFUTES
     verdict = execute("the riga event be on march 9 , 1960", spans)
     assert verdict is None or verdict.label != REFUTES
+    # of a row's two date columns, the one the claim names by its header
+    managers = table_elements(
+        "managers", [["team", "outgoing manager", "date of vacancy", "replaced by", "date of appointment"],
+                     ["greenock morton", "jim mcinally", "12 february", "david irons", "19 february"],
+                     ["clyde", "colin hendry", "18 january", "john brown", "26 january"]]
+    )  # fmt: skip
+    verdict = execute("the team greenock morton 's date of vacancy be on 11th february", managers)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "date of vacancy[greenock morton] = '12 february'; claimed 11th february"
+    )  # fmt: skip
+    assert execute("clyde 's date of appointment be on 26th january", managers).label == SUPPORTS
+    assert execute("clyde 's managers changed on 20 january", managers) is None  # which date?
 
 
 def test_the_fastest_time_is_the_least_number_of_seconds():

@@ -6,7 +6,7 @@ columns by their headers, the numbers it states outside those cells).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -271,13 +271,16 @@ class TableGrid:
             self._days[key] = d if d is not None and d.granularity.startswith("day") else None
         return self._days[key]
 
-    def header_columns(self, words: set[str], numeric_only: bool = False) -> list[int]:
-        """Columns whose header shares the most content words with the claim (ties kept)."""
+    def header_columns(
+        self, words: set[str], numeric_only: bool = False, among: Collection[int] | None = None
+    ) -> list[int]:
+        """Columns whose header shares the most content words with the claim (ties kept), of
+        ``among`` when given."""
         stems = {stem(w) for w in words}
         scored = [
             (sum(bool(header_forms(w) & stems) for w in _header_words(h)), c)
             for c, h in self.headers.items()
-            if not numeric_only or c in self.numeric
+            if (not numeric_only or c in self.numeric) and (among is None or c in among)
         ]
         best = max((s for s, _ in scored), default=0)
         return sorted(c for s, c in scored if s and s == best)

@@ -175,6 +175,9 @@ def _other_day(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tupl
     spans = mention_spans(claim, t)
     days = [d for (a, b), d in claim.days if not any(a < y and x < b for x, y in spans)]
     cols = [c for c in t.dates if c not in key_cols and t.day(row, c) is not None]
+    if len(cols) > 1:  # "the date of vacancy be on 11th february": the date column it names
+        named = t.header_columns(claim.words, among=cols)
+        cols = named if len(named) == 1 else cols
     if len(days) != 1 or len(cols) != 1 or "-" in tokenize(t.rows[row][cols[0]]):
         return None  # "17 - 21 february 2009" is a span of days
     others = [d for c, text in t.rows[row].items() if c != cols[0] for d in find_dates(text)]
