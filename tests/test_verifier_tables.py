@@ -666,6 +666,18 @@ def test_an_ordinal_before_a_numeric_header_is_that_columns_value():
     assert verdict.program == "pick[connor healey] = 27; claimed 27"
     assert execute("john jones be the 6th pick", cells).label == REFUTES
     assert execute("john jones be the 6th player", cells) is None  # "player" holds no numbers
+    # a word ordinal joined to the header's word, and a header abbreviated ("rd" for round)
+    lions = table_elements(
+        "draft", [["rd", "pick", "player"], ["1", "2", "ian beckles"], ["2", "10", "ken whitney"],
+                  ["2", "12", "keith kelly"]]
+    )  # fmt: skip
+    verdict = execute("Ian Beckles was the BC Lions' first-round pick in 1990.", lions)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", SUPPORTS, "rd[ian beckles] = 1; claimed 1"
+    )  # fmt: skip
+    assert execute("Keith Kelly was a first-round pick.", lions).label == REFUTES
+    assert execute("Keith Kelly was a second-round pick.", lions).label == SUPPORTS
+    assert execute("Keith Kelly was the first pick.", lions) is None  # no "-": "first" alone
 
 
 def test_count_reads_no_day_as_a_value_to_count():

@@ -330,6 +330,14 @@ _IRREGULAR_FORMS = {
     "wins": {"win", "won"},
     "drawn": {"draw"},
     "draws": {"draw", "drawn"},
+    # abbreviated headers, read from the word a claim writes ("the first-round pick" of "rd")
+    "rd": {"round"},
+    "rnd": {"round"},
+    "pts": {"point"},
+    "att": {"attendance"},
+    "yds": {"yard"},
+    "avg": {"average"},
+    "pct": {"percentage", "percent"},
 }
 
 

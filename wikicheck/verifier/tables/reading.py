@@ -465,9 +465,13 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
                 found.add((place, n))  # "finished fifth", "qualified 3rd": the place
                 continue
         n = as_ordinal(tok)
+        if n is None and toks[i + 1 : i + 2] == ["-"] and i not in named:
+            n = _ORDINAL_WORDS.get(tok)  # "a first - round pick", "the third - place team"
+            after = toks[i + 2 : i + 3]
+        else:
+            after = toks[i + 1 : i + 2]
         if n is None:
             continue
-        after = toks[i + 1 : i + 2]
         if before and before[0] in MONTH_WORDS:
             before = []  # "october 14th" is a day, not the value of a column "october"
         for word in after + before:
