@@ -1214,3 +1214,31 @@ def test_an_operation_that_raises_is_skipped_logged_and_counted(monkeypatch, cap
     assert "superlative raised KeyError" in caplog.text and claim in caplog.text
     # the other operations still answer the claims they read
     assert _run("tiger woods have a score of 72") == ("lookup", REFUTES)
+
+
+def test_the_top_m_are_the_rows_placed_one_to_m():
+    cells = table_elements(
+        "race", [["rank", "athlete", "nationality", "time"], ["1", "james wilson", "scotland", "55:06"],
+                 ["2", "christopher vose", "england", "55:33"], ["3", "wally freeman", "england", "55:52"],
+                 ["4", "charles clibbon", "england", "56:26"], ["5", "larry cummins", "ireland", "56:27"],
+                 ["6", "bobby mills", "england", "56:40"], ["7", "lucien duquesne", "france", "57:05"]]
+    )  # fmt: skip
+    verdict = execute("Four of the top five were from England.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "top", REFUTES, "count(nationality == 'england' and rank <= 5) = 3; claimed 4"
+    )  # fmt: skip
+    assert execute("Three of the top five were from England.", cells).label == SUPPORTS
+    assert execute("Larry Cummins finished in the top 5.", cells).label == SUPPORTS
+    verdict = execute("Lucien Duquesne finished in the top 5.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "top", REFUTES, "rank[lucien duquesne] = 7; claimed <= 5"
+    )  # fmt: skip
+    # not negated claims, nor a table without a place column (its order may be any)
+    verdict = execute("Lucien Duquesne did not finish in the top 5.", cells)
+    assert verdict is None or verdict.op != "top"
+    unranked = table_elements(
+        "race", [["athlete", "nationality"], ["james wilson", "scotland"], ["christopher vose", "england"],
+                 ["wally freeman", "england"], ["lucien duquesne", "france"]]
+    )  # fmt: skip
+    verdict = execute("Two of the top three were from England.", unranked)
+    assert verdict is None or verdict.op != "top"

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from wikicheck.model import REFUTES, SUPPORTS, Element
-from wikicheck.verifier.tables.counting import compare_counts, count, only_all_none, shape
+from wikicheck.verifier.tables.counting import compare_counts, count, only_all_none, shape, top
 from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
 from wikicheck.verifier.tables.ranking import (
     aggregate,
@@ -71,6 +71,7 @@ log = logging.getLogger("wikicheck.verifier.tables")
 #: The operations, in the order they are tried (the more specific first).
 OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "ordinal": ordinal,
+    "top": top,
     "superlative": superlative,
     "difference": difference,
     "comparison": compare,
@@ -90,7 +91,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
 _READS_NO_NEGATION = frozenset(
-    {"superlative", "shape", "count", "same", "lookup", "match", "bound"}
+    {"top", "superlative", "shape", "count", "same", "lookup", "match", "bound"}
 )
 
 

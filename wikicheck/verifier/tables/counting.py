@@ -27,6 +27,7 @@ from wikicheck.verifier.tables.text import (
     RELATION_TEST,
     STOP_WORDS,
     as_number,
+    fmt_number,
     relation_before,
     span_starts,
     tokenize,
@@ -403,3 +404,62 @@ def _only(claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]) 
         program = f"count({t.headers.get(c, c)} == {v!r}) = {len(rows)}; claimed 1"
         return Verdict(SUPPORTS if len(rows) == 1 else REFUTES, "only", program)
     return None
+
+
+def top(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "N of the top M <value>", "<row> ... in the top M": the rows a results table places 1
+    to M (its one place column, "rank" or "pos"), counted for the one value the claim names
+    among them ("Four of the top five were from England"), or the named row's place against M
+    ("Larry Cummins finished in the top 5"). A table without a place column is not read: its
+    order may be any."""
+    place = t.place_column()
+    found = _top_span(claim.tokens, len(t.rows)) if place is not None else None
+    if place is None or found is None:
+        return None
+    (a, b), m = found
+    toks = claim.tokens
+    top_rows = {r for r in range(len(t.rows)) if (v := t.value(r, place)) is not None and v <= m}
+    outside = [(r, c) for r, c in claim.mentions if not any(a <= i < b for i in _at(toks, t, r, c))]
+    counts = [n for i, w in enumerate(toks) if not a <= i < b and (n := as_number(w)) is not None]
+    if len(counts) > 1 or any(n != int(n) or not 0 <= n <= m for n in counts):
+        return None
+    values = {(c, t.rows[r][c]) for r, c in outside if c != place}
+    if counts:  # "N of the top M <value>": the value's rows among the top M
+        if len(values) != 1:
+            return None
+        (c, v), n = values.pop(), int(counts[0])
+        held = len(t.rows_holding(v, (c,)) & top_rows)
+        program = f"count({t.headers.get(c, c)} == {v!r} and {t.headers[place]} <= {m}) = {held}"
+        return Verdict(SUPPORTS if held == n else REFUTES, "top", f"{program}; claimed {n}")
+    rows = {r for r, c in outside if len(t.rows_holding(t.rows[r][c], (c,))) == 1}
+    if len(rows) != 1:  # "<row> ... in the top M": one row, named by a cell unique in its column
+        return None
+    row = rows.pop()
+    have = t.value(row, place)
+    if have is None:
+        return None
+    program = f"{t.headers[place]}[{t.name(row)}] = {fmt_number(have)}; claimed <= {m}"
+    return Verdict(SUPPORTS if have <= m else REFUTES, "top", program)
+
+
+#: The words before "the top M" that make it a set of rows ("of the top 5", "in the top 10").
+_TOP_OPENERS = frozenset({"of", "in", "among", "within"})
+
+
+def _top_span(tokens: list[str], n_rows: int) -> tuple[tuple[int, int], int] | None:
+    """((start, end), M) of the one "of / in the top M" of the claim, M a whole number of rows
+    fewer than the table's; None when there is none or more than one."""
+    found = []
+    for i in range(2, len(tokens) - 1):
+        if tokens[i] != "top" or tokens[i - 1] != "the" or tokens[i - 2] not in _TOP_OPENERS:
+            continue
+        m = as_number(tokens[i + 1])
+        if m is not None and m == int(m) and 1 < m < n_rows:
+            found.append(((i - 2, i + 2), int(m)))
+    return found[0] if len(found) == 1 else None
+
+
+def _at(tokens: list[str], t: TableGrid, row: int, col: int) -> list[int]:
+    """The token positions where the claim writes the cell ``(row, col)``."""
+    cell = tokenize(t.rows[row][col])
+    return [j for s in span_starts(tokens, cell) for j in range(s, s + len(cell))]
