@@ -150,6 +150,8 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         ("Ian Beckles was the BC Lions' first-round pick in 1990.", SUPPORTS, "lookup"),
         ("Four of the top five of the 1920 International Cross Country Championships were from "
          "England.", REFUTES, "top"),
+        ("Layne Flack won an event at the 1998 World Series of Poker with Jeff Ross as runner-up.",
+         REFUTES, "match"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

@@ -745,6 +745,22 @@ def test_a_value_named_after_another_columns_header_is_in_the_wrong_role():
     assert verdict.program.endswith("directed by = 'david jackson'; claimed 'shane brennan'")
     claim = "i am the walrus be direct by david jackson and written by shane brennan"
     assert execute(claim, cells).label == SUPPORTS
+    # a role given with "as" after the name
+    poker = table_elements(
+        "events", [["event", "winner", "prize", "runner-up"], ["$ 1,500 razz", "doyle brunson", "$ 93,000", "ray dehkharghani"],
+                   ["$ 2,000 omaha", "jeff ross", "$ 259,000", "layne flack"]]
+    )  # fmt: skip
+    claim = "Layne Flack won an event with Jeff Ross as runner-up."
+    verdict = execute(claim, poker)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program.endswith("runner-up = 'layne flack'; claimed 'jeff ross'")
+    assert execute("Jeff Ross won an event with Layne Flack as runner-up.", poker).label == SUPPORTS
+    # a number before "as" is not the one given the role ("a record of 12 - 30 as visitor")
+    games = table_elements(
+        "games", [["visitor", "score", "home", "record"], ["magic", "90 - 99", "bulls", "12 - 30"],
+                  ["bulls", "101 - 95", "magic", "13 - 30"]]
+    )  # fmt: skip
+    assert execute("the magic have a record of 12 - 30 as visitor", games).label == SUPPORTS
 
 
 def test_a_value_inside_the_rows_own_cell_does_not_refute_it():

@@ -185,6 +185,19 @@ class TableGrid:
                 out.add(c)
         return out
 
+    def role_named(self, after: list[str]) -> set[int]:
+        """The column whose whole header the words ``after`` begin with, one word or more ("as"
+        then "runner - up" names "runner-up", "as captain" names "captain"); none when two
+        headers fit."""
+        out = set()
+        for c, h in self.headers.items():
+            head = tokenize(h)
+            if not head or len(head) > len(after) or not set(head) - STOP_WORDS:
+                continue
+            if all(w == x or stem(w) in header_forms(x) for w, x in zip(after, head)):
+                out.add(c)
+        return out if len(out) == 1 else set()
+
     def rows_holding(self, value: str, columns: Iterable[int]) -> set[int]:
         """The rows whose cell in one of ``columns`` holds ``value`` whole or as a part ("guard"
         in "shooting guard", "allendale" in "conroe and allendale")."""

@@ -555,12 +555,18 @@ def match(claim: Claim, t: TableGrid) -> Verdict | None:
 
 def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tuple[str, int] | None:
     """(value, column) where the claim puts a value it names right after another column's
-    header ("written by david jackson" with David Jackson in "directed by"): the claim gives it
-    the other column's role."""
+    header ("written by david jackson" with David Jackson in "directed by"), or gives it that
+    header's role with "as" ("with Jeff Ross as runner-up" with Jeff Ross the winner): the
+    claim gives it the other column's role."""
     toks = claim.tokens
     for v, cols in columns.items():
-        for i in span_starts(toks, tokenize(v)):
+        words = tokenize(v)
+        for i in span_starts(toks, words):
             roles = t.role_columns(toks[max(0, i - 4) : i])
+            end = i + len(words)
+            if not roles and toks[end : end + 1] == ["as"] and as_number(words[0]) is None:
+                # a name's role; "a record of 12 - 30 as visitor" is the subject's
+                roles = t.role_named(toks[end + 1 : end + 5])
             if roles and not roles & cols:
                 return v, min(roles)
     return None
