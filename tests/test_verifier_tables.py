@@ -1258,3 +1258,22 @@ def test_the_top_m_are_the_rows_placed_one_to_m():
     )  # fmt: skip
     verdict = execute("Two of the top three were from England.", unranked)
     assert verdict is None or verdict.op != "top"
+
+
+def test_a_name_without_its_middle_initial_names_the_cell():
+    cells = table_elements(
+        "changes", [["district", "vacator", "successor"], ["california 22nd", "walter h. capps", "lois capps"],
+                    ["california 44th", "sonny bono", "mary bono"], ["new york 6th", "floyd h. flake", "gregory meeks"]]
+    )  # fmt: skip
+    verdict = execute("Mary Bono succeeded Walter Capps.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "match", REFUTES, "rows(vacator == 'walter h. capps' & successor == 'mary bono') = []"
+    )  # fmt: skip
+    assert execute("Lois Capps succeeded Walter Capps.", cells).label == SUPPORTS
+    # two cells that read alike without their initials: neither is named
+    twins = table_elements(
+        "changes", [["district", "vacator", "successor"], ["a 1st", "john a. smith", "ann lee"],
+                    ["a 2nd", "john b. smith", "bob ray"], ["a 3rd", "kim ho", "ann lee"]]
+    )  # fmt: skip
+    verdict = execute("Bob Ray succeeded John Smith.", twins)
+    assert verdict is None or "john" not in verdict.program

@@ -174,8 +174,36 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     title = next((el.page for el in cells if el.type == "cell" and el.page), "")
     if title:
         toks, context = _without_title(toks, title, grid)
+    toks = _with_initials(toks, grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
+
+
+def _is_initial(token: str) -> bool:
+    return len(token) == 2 and token[0].isalpha() and token[1] == "."
+
+
+def _with_initials(toks: list[str], grid: TableGrid) -> list[str]:
+    """The claim's tokens with a name's middle initial put back where a cell writes it: "Walter
+    Capps" is the cell "walter h. capps" (one cell of the table so read, the first and last
+    name kept), so that every operation finds the cell as the claim writes it."""
+    aliases: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for row in grid.rows:
+        for text in row.values():
+            cell = tokenize(text)
+            short = tuple(t for t in cell if not _is_initial(t))
+            if 2 <= len(short) < len(cell) and not _is_initial(cell[0]):
+                aliases.setdefault(short, set()).add(tuple(cell))
+    out = list(toks)
+    for short, cells in aliases.items():
+        if len(cells) != 1:
+            continue
+        (cell,) = cells
+        if span_starts(out, list(cell)):
+            continue
+        for i in reversed(span_starts(out, list(short))):
+            out[i : i + len(short)] = cell
+    return out
 
 
 def _negated(claim: Claim, grid: TableGrid) -> bool:
