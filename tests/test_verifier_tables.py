@@ -1277,3 +1277,20 @@ def test_a_name_without_its_middle_initial_names_the_cell():
     )  # fmt: skip
     verdict = execute("Bob Ray succeeded John Smith.", twins)
     assert verdict is None or "john" not in verdict.program
+
+
+def test_a_name_written_with_its_sort_key_is_the_name_shown():
+    cells = table_elements(
+        "draft", [["round", "pick #", "player", "position"], ["1", "22", "Johnson , Ron Ron Johnson", "defensive back"],
+                  ["2", "49", "Fry , Willie Willie Fry", "defensive end"],
+                  ["3", "76", "Colquitt , Craig Craig Colquitt", "punter"]]
+    )  # fmt: skip
+    verdict = execute("The Steelers took Ron Johnson with the 49th pick.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "pick #[ron johnson] = 22; claimed 49"
+    )  # fmt: skip
+    assert execute("The Steelers took Willie Fry with the 49th pick.", cells).label == SUPPORTS
+    grid = TableGrid.from_cells(
+        table_elements("t", [["a", "b"], ["x , y z", "1"], ["smith , anna anna smith", "2"]])
+    )
+    assert [row[0] for row in grid.rows] == ["x , y z", "anna smith"]  # only the sortname shape

@@ -34,6 +34,19 @@ from wikicheck.verifier.tables.text import (
 )
 
 
+def _shown_name(text: str) -> str:
+    """A name as shown where a cell writes its sort key first, as Wikipedia's sortname template
+    leaves it in the dump ("johnson , ron ron johnson" is "ron johnson")."""
+    last, comma, rest = text.partition(" , ")
+    if not comma or not rest.endswith(" " + last):
+        return text
+    first = rest[: -len(last) - 1].split()
+    half = len(first) // 2
+    if not first or len(first) % 2 or first[:half] != first[half:]:
+        return text
+    return " ".join(first[:half]) + " " + last
+
+
 def _date_text(text: str) -> str:
     """A date as the date parser reads it: TabFact writes "november 24 , 1946", the comma its
     tokeniser split off put back ("november 24,  1946") so that the date keeps its year. The
@@ -102,7 +115,7 @@ class TableGrid:
         by_row: dict[int, dict[int, str]] = {}
         for el in data:
             row = by_row.setdefault(el.row or 0, {})
-            row[el.col] = " ".join(el.text.lower().split())
+            row[el.col] = _shown_name(" ".join(el.text.lower().split()))
             if el.col_header_texts and not infobox:
                 headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
             if el.row_header_texts and not infobox:
