@@ -153,6 +153,7 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         ("Layne Flack won an event at the 1998 World Series of Poker with Jeff Ross as runner-up.",
          REFUTES, "match"),
         ("Mary Bono succeeded Walter Capps in the 105th United States Congress.", REFUTES, "match"),
+        ("The 1978 Pittsburgh Steelers took Ron Johnson with the 49th pick.", REFUTES, "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):
