@@ -238,3 +238,20 @@ def test_a_season_is_not_contradicted_by_one_of_its_years():
         "The war between Stephen and Matilda (1137–54) was at Oswestry Castle.", ev
     )
     assert check.conflicts[0]["claimed"] == "1137" and check.conflicts[0]["found"] == "1135"
+
+
+def test_the_pages_year_the_claim_states_is_no_value_against_its_other_years():
+    from tests.pages import table_elements
+
+    title = "1988 Notre Dame Fighting Irish football team"
+    cells = table_elements(title, [["Name", "Year", "Team", "Round"],
+                                   ["Derek Brown", "1992", "New York Giants", "1"]])  # fmt: skip
+    giants = [el for el in cells if el.type == "cell" and el.text == "New York Giants"]
+    claim = f"Derek Brown of the {title} was drafted by the New York Giants in 1992."
+    check = check_numbers(claim, giants)
+    # the page's year agrees with the claim's 1988; it says nothing of 1992
+    assert not check.conflicts and check.matched == ["1988"] and check.unstated == ["1992"]
+    # a year the page's text gives for the same thing still conflicts
+    ev = [_sentence(title, "Derek Brown was drafted by the New York Giants in 1990.")]
+    check = check_numbers(claim, ev)
+    assert check.conflicts and check.conflicts[0]["found"] == "1990"

@@ -546,6 +546,15 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         spans, _ = _seasons(el.text, values)
         starts.update(id(v) for v in values if v.start in spans)
         found.append((el, values + title_values(el.page)))
+    # a title's year the claim states is that claimed year's, not a value against the claim's
+    # other years ("Derek Brown of the 1988 Notre Dame Fighting Irish was drafted in 1992": the
+    # page's 1988 is the team's season, not his draft's)
+    named_years = {
+        id(v)
+        for page in {el.page for el in readable}
+        for v in title_values(page)
+        if any(same_value(o, v) for o in claimed)
+    }
     for q in claimed:
         agree, differ = False, None
         context = _context_words(claim, q)
@@ -568,6 +577,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                 if (
                     differ is None
                     and topical[el.id] == 2
+                    and id(v) not in named_years
                     and not _states_another(v, q, claimed)
                     and _about_same_thing(q, context, el)
                 ):

@@ -457,6 +457,7 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
     toks = claim.tokens
     place = t.place_column()
     named = {j for a, b in mention_spans(claim, t) for j in range(a, b)}
+    header_words = {w for h in t.headers.values() for w in tokenize(h)}
     for i, tok in enumerate(toks):
         before = toks[max(0, i - 1) : i]
         if before and before[0] in _PLACING_VERBS and place is not None and i not in named:
@@ -465,11 +466,17 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
                 found.add((place, n))  # "finished fifth", "qualified 3rd": the place
                 continue
         n = as_ordinal(tok)
-        if n is None and toks[i + 1 : i + 2] == ["-"] and i not in named:
-            n = _ORDINAL_WORDS.get(tok)  # "a first - round pick", "the third - place team"
-            after = toks[i + 2 : i + 3]
-        else:
-            after = toks[i + 1 : i + 2]
+        after = toks[i + 1 : i + 2]
+        if n is None and tok in _ORDINAL_WORDS and i not in named and tok not in header_words:
+            # "a first - round pick", "drafted in the fourth round", "tied for second place":
+            # a word ordinal right before "round" or "place"; elsewhere it is as often part of
+            # what the claim names ("his first win", "the first pick from ohio state")
+            if after == ["-"]:  # joined to the header's word, as one name: any header
+                after = toks[i + 2 : i + 3]
+                n = _ORDINAL_WORDS[tok]
+            elif after and after[0] in _ORDERED_WORDS and not claim.words & _NOT_OWN_PLACE:
+                n = _ORDINAL_WORDS[tok]
+            before = []
         if n is None:
             continue
         if before and before[0] in MONTH_WORDS:
@@ -491,6 +498,11 @@ _ORDINAL_WORDS = {
         "first second third fourth fifth sixth seventh eighth ninth tenth".split()
     )
 }
+#: Words after which a word ordinal is the value of the column they name ("fourth round").
+_ORDERED_WORDS = frozenset({"round", "place"})
+#: Words that make "the second place" another row's or a bound ("as much as the second place
+#: finisher", "picked after the sixth round").
+_NOT_OWN_PLACE = _ORDER | MORE_WORDS | LESS_WORDS | frozenset({"than", "much", "tie", "tied"})
 #: Verbs after which an ordinal is a row's place ("finished fifth", "qualified 3rd").
 _PLACING_VERBS = frozenset(
     "finished finish qualified qualify placed place came come ranked rank ended end".split()
