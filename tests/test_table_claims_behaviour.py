@@ -154,6 +154,10 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          REFUTES, "match"),
         ("Mary Bono succeeded Walter Capps in the 105th United States Congress.", REFUTES, "match"),
         ("The 1978 Pittsburgh Steelers took Ron Johnson with the 49th pick.", REFUTES, "lookup"),
+        ("Ned Bolcar of the 1988 Notre Dame Fighting Irish was picked in the fourth round.",
+         REFUTES, "lookup"),
+        ("Derek Brown of the 1988 Notre Dame Fighting Irish was drafted in the first round by the "
+         "New York Giants in 1992.", SUPPORTS, "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

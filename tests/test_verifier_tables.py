@@ -678,6 +678,14 @@ def test_an_ordinal_before_a_numeric_header_is_that_columns_value():
     assert execute("Keith Kelly was a first-round pick.", lions).label == REFUTES
     assert execute("Keith Kelly was a second-round pick.", lions).label == SUPPORTS
     assert execute("Keith Kelly was the first pick.", lions) is None  # no "-": "first" alone
+    # right before "round" (or "place"), unless the claim orders rows
+    verdict = execute("Ian Beckles was picked in the third round.", lions)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "rd[ian beckles] = 1; claimed 3"
+    )  # fmt: skip
+    assert execute("Keith Kelly was picked in the second round.", lions).label == SUPPORTS
+    verdict = execute("Keith Kelly was picked after the first round.", lions)
+    assert verdict is None or "claimed 1" not in verdict.program
 
 
 def test_count_reads_no_day_as_a_value_to_count():
