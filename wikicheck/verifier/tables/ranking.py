@@ -29,7 +29,9 @@ from wikicheck.verifier.tables.text import (
     tokenize,
 )
 
-_ORDINAL_WORDS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+#: The ranks "the second highest" names, which ``ordinal`` reads and ``superlative`` leaves to it
+#: (``reading._ORDINAL_WORDS`` are the word ordinals a row's value may be: "finished fifth").
+_RANK_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
 
 
 #: Superlatives that can be about how often a value occurs ("directed the most episodes").
@@ -44,7 +46,7 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     speed = None if want else _by_speed(claim, t)
     if speed is not None:
         want, col = speed
-    if want is None or len(t.rows) < 3 or claim.words & set(_ORDINAL_WORDS):
+    if want is None or len(t.rows) < 3 or claim.words & set(_RANK_ORDINALS):
         return None
     toks = claim.tokens
     if sum(w in MAX_WORDS | MIN_WORDS for w in toks) > 1:
@@ -165,7 +167,7 @@ def _most_often(want: Callable, col: int, value: str, t: TableGrid) -> Verdict:
 
 def ordinal(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> has the second/third highest <column>": the named row's rank."""
-    ranks = [_ORDINAL_WORDS[w] for w in claim.tokens if w in _ORDINAL_WORDS]
+    ranks = [_RANK_ORDINALS[w] for w in claim.tokens if w in _RANK_ORDINALS]
     want = "max" if claim.words & MAX_WORDS else "min" if claim.words & MIN_WORDS else None
     if len(ranks) != 1 or want is None:
         return None
