@@ -1257,6 +1257,8 @@ def test_the_top_m_are_the_rows_placed_one_to_m():
     assert (verdict.op, verdict.label, verdict.program) == (
         "top", REFUTES, "rank[lucien duquesne] = 7; claimed <= 5"
     )  # fmt: skip
+    verdict = execute("Lucien Duquesne finished in the top 5 by nationality.", cells)
+    assert verdict is None or verdict.op != "top"  # ranked by another column than the places
     # not negated claims, nor a table without a place column (its order may be any)
     verdict = execute("Lucien Duquesne did not finish in the top 5.", cells)
     assert verdict is None or verdict.op != "top"

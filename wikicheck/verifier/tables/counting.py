@@ -434,6 +434,9 @@ def top(claim: Claim, t: TableGrid) -> Verdict | None:
     rows = {r for r, c in outside if len(t.rows_holding(t.rows[r][c], (c,))) == 1}
     if len(rows) != 1:  # "<row> ... in the top M": one row, named by a cell unique in its column
         return None
+    others = {w for c, h in t.headers.items() if c != place for w in tokenize(h)} - STOP_WORDS
+    if others & set(toks[b : b + 4]):
+        return None  # "in the top 5 of the airports by % change": ranked by another column
     row = rows.pop()
     have = t.value(row, place)
     if have is None:
