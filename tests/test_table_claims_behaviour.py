@@ -158,8 +158,17 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          REFUTES, "lookup"),
         ("Derek Brown of the 1988 Notre Dame Fighting Irish was drafted in the first round by the "
          "New York Giants in 1992.", SUPPORTS, "lookup"),
+        ("The 1977 Green Bay Packers took Ezra Johnson with the ninth pick.", REFUTES, "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):
     row = check(claim)
     assert (row["predicted_label"], row["rule"], row["rule_applied"]) == (label, rule, True)
+
+
+def test_an_athlete_of_a_country_is_not_the_countrys_team(check):
+    row = check(
+        "Gaston Roelants of Belgium won the 1969 International Cross Country Championships."
+    )
+    assert row["predicted_label"] == SUPPORTS
+    assert "rank[belgium]" not in (row["program"] or "")

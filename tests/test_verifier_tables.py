@@ -686,6 +686,11 @@ def test_an_ordinal_before_a_numeric_header_is_that_columns_value():
     assert execute("Keith Kelly was picked in the second round.", lions).label == SUPPORTS
     verdict = execute("Keith Kelly was picked after the first round.", lions)
     assert verdict is None or "claimed 1" not in verdict.program
+    # before "pick", an ordinal other than "first" (the first of a team's picks, as often)
+    assert execute("The Lions took Ken Whitney with the tenth pick.", lions).label == SUPPORTS
+    assert execute("The Lions took Keith Kelly with the tenth pick.", lions).label == REFUTES
+    verdict = execute("The Lions took Keith Kelly with the first pick.", lions)
+    assert verdict is None or "claimed 1" not in verdict.program
 
 
 def test_count_reads_no_day_as_a_value_to_count():
@@ -1119,6 +1124,14 @@ def test_won_in_a_results_table_is_the_first_place():
     # an award won is not the first place
     verdict = execute("Christopher Vose won the fair play medal.", cells)
     assert verdict is None or "claimed 1" not in verdict.program
+    # a team table: "<athlete> of <country> won" is the athlete's win, not the country team's
+    teams = table_elements(
+        "cross country", [["rank", "country", "points"], ["1", "england", "57"], ["2", "france", "121"],
+                          ["3", "belgium", "125"]]
+    )  # fmt: skip
+    verdict = execute("Gaston Roelants of Belgium won the race.", teams)
+    assert verdict is None or "claimed 1" not in verdict.program
+    assert execute("Belgium won the race.", teams).label == REFUTES
 
 
 def test_an_ordinal_after_a_placing_verb_is_the_rows_place():
@@ -1304,3 +1317,15 @@ def test_a_name_written_with_its_sort_key_is_the_name_shown():
         table_elements("t", [["a", "b"], ["x , y z", "1"], ["smith , anna anna smith", "2"]])
     )
     assert [row[0] for row in grid.rows] == ["x , y z", "anna smith"]  # only the sortname shape
+
+
+def test_a_currency_sign_is_not_part_of_the_amount():
+    cells = table_elements(
+        "tour", [["date", "tournament", "winner", "1st prize ( $ )"], ["feb 4", "bob hope desert classic", "arnold palmer", "20,000"],
+                 ["feb 11", "san diego open", "tom weiskopf", "30,000"], ["feb 18", "phoenix open", "george knudson", "20,000"]]
+    )  # fmt: skip
+    verdict = execute("Tom Weiskopf won $20,000.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "1st prize ( $ )[tom weiskopf] = 30000; claimed 20000"
+    )  # fmt: skip
+    assert execute("Tom Weiskopf won $30,000.", cells).label == SUPPORTS

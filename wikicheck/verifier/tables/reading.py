@@ -333,7 +333,8 @@ def _first_place(
         for c in key_cols
         if (cell := tokenize(t.rows[row].get(c, "")))
         for j in span_starts(toks, cell)
-    }
+        if toks[j - 1 : j] not in (["of"], ["from"])
+    }  # "Gaston Roelants of Belgium won": the athlete won, not his country's team
     poles = [i for i, w in enumerate(toks) if w == "pole"]
     if len(poles) == 1 and not any("pole" in tokenize(h) for h in t.headers.values()):
         # "took pole", "was on pole": first on a grid, where no column is the pole position
@@ -476,6 +477,9 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
                 n = _ORDINAL_WORDS[tok]
             elif after and after[0] in _ORDERED_WORDS and not claim.words & _NOT_OWN_PLACE:
                 n = _ORDINAL_WORDS[tok]
+            elif after and after[0] in _PICK_WORDS and tok != "first":
+                n = _ORDINAL_WORDS[tok]  # "the ninth pick"; "the first pick" is as often the
+                # first of the team's picks as pick 1
             before = []
         if n is None:
             continue
@@ -500,6 +504,8 @@ _ORDINAL_WORDS = {
 }
 #: Words after which a word ordinal is the value of the column they name ("fourth round").
 _ORDERED_WORDS = frozenset({"round", "place"})
+#: Words after which a word ordinal other than "first" is the pick's number ("the ninth pick").
+_PICK_WORDS = frozenset({"pick", "selection"})
 #: Words that make "the second place" another row's or a bound ("as much as the second place
 #: finisher", "picked after the sixth round").
 _NOT_OWN_PLACE = _ORDER | MORE_WORDS | LESS_WORDS | frozenset({"than", "much", "tie", "tied"})

@@ -16,7 +16,7 @@ from wikicheck.common.text import TABLE_CLAIM_STOP_WORDS, stem
 
 __all__ = ["as_number", "parse_number", "tokenize", "contains_span", "fmt_number"]
 
-_SPLIT = re.compile(r"([()\[\]\"';:!?])")
+_SPLIT = re.compile(r"([()\[\]\"';:!?$£€])")
 #: A hyphen inside a word; :func:`_spaced_hyphens` spaces it where it joins two letters.
 _INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
 
