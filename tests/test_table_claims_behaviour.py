@@ -171,4 +171,4 @@ def test_an_athlete_of_a_country_is_not_the_countrys_team(check):
         "Gaston Roelants of Belgium won the 1969 International Cross Country Championships."
     )
     assert row["predicted_label"] == SUPPORTS
-    assert "rank[belgium]" not in (row["program"] or "")
+    assert "rank[belgium]" not in (row.get("program") or "")
