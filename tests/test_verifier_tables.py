@@ -1272,6 +1272,8 @@ def test_the_top_m_are_the_rows_placed_one_to_m():
     )  # fmt: skip
     verdict = execute("Lucien Duquesne finished in the top 5 by nationality.", cells)
     assert verdict is None or verdict.op != "top"  # ranked by another column than the places
+    verdict = execute("the majority of the top 5 come from ireland", cells)
+    assert verdict is None or verdict.op != "top"  # a country one row holds is no row's name
     # not negated claims, nor a table without a place column (its order may be any)
     verdict = execute("Lucien Duquesne did not finish in the top 5.", cells)
     assert verdict is None or verdict.op != "top"

@@ -431,8 +431,13 @@ def top(claim: Claim, t: TableGrid) -> Verdict | None:
         held = len(t.rows_holding(v, (c,)) & top_rows)
         program = f"count({t.headers.get(c, c)} == {v!r} and {t.headers[place]} <= {m}) = {held}"
         return Verdict(SUPPORTS if held == n else REFUTES, "top", f"{program}; claimed {n}")
-    rows = {r for r, c in outside if len(t.rows_holding(t.rows[r][c], (c,))) == 1}
-    if len(rows) != 1:  # "<row> ... in the top M": one row, named by a cell unique in its column
+    rows = {
+        r
+        for r, c in outside
+        if len(t.rows_holding(t.rows[r][c], (c,))) == 1 and t.rows[r][c] == t.name(r)
+    }  # "<row> ... in the top M": one row, by its name ("the majority of the top 10 come from
+    # spain" names a country, which one row holds, not a row)
+    if len(rows) != 1:
         return None
     others = {w for c, h in t.headers.items() if c != place for w in tokenize(h)} - STOP_WORDS
     if others & set(toks[b : b + 4]):
