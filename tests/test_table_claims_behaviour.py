@@ -159,6 +159,8 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         ("Derek Brown of the 1988 Notre Dame Fighting Irish was drafted in the first round by the "
          "New York Giants in 1992.", SUPPORTS, "lookup"),
         ("The 1977 Green Bay Packers took Ezra Johnson with the ninth pick.", REFUTES, "lookup"),
+        ("Belgium won the team race at the 1955 International Cross Country Championships.",
+         REFUTES, "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

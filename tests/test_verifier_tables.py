@@ -1132,6 +1132,16 @@ def test_won_in_a_results_table_is_the_first_place():
     verdict = execute("Gaston Roelants of Belgium won the race.", teams)
     assert verdict is None or "claimed 1" not in verdict.program
     assert execute("Belgium won the race.", teams).label == REFUTES
+    # which contest of the event ("the team race") is no value of the "team" column
+    members = table_elements(
+        "cross country", [["rank", "country", "team", "points"], ["1", "england", "frank sando", "27"],
+                          ["2", "belgium", "lucien theys", "102"]]
+    )  # fmt: skip
+    verdict = execute("Belgium won the team race.", members)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "rank[belgium] = 2; claimed 1"
+    )  # fmt: skip
+    assert execute("England won the team race.", members).label == SUPPORTS
 
 
 def test_an_ordinal_after_a_placing_verb_is_the_rows_place():

@@ -309,6 +309,9 @@ def _same_time(a: str, b: str) -> bool:
 
 #: Verbs that say a row came first ("James Wilson won the race", "topped the money list").
 _FIRST_VERBS = frozenset("won win wins topped".split())
+#: Words that say which contest of an event a row won ("the team race", "the individual
+#: event"): not a column's value the claim states.
+_CONTEST_KINDS = frozenset("team individual junior senior overall".split())
 #: What a row that "won" came first in: the page the claim names, or a contest.
 _CONTESTS = frozenset(
     [TITLE_MASK, "."]
@@ -344,10 +347,13 @@ def _first_place(
         verbs = [i for i, w in enumerate(toks) if w in _FIRST_VERBS]
         if len(verbs) != 1 or verbs[0] not in ends:
             return None
-        won = [w for w in toks[verbs[0] + 1 : verbs[0] + 4] if w not in ("the", "at", "in")][:1]
+        won = [w for w in toks[verbs[0] + 1 : verbs[0] + 5] if w not in ("the", "at", "in")][:2]
+        if won[:1] and won[0] in _CONTEST_KINDS and won[1:] and won[1] in _CONTESTS:
+            won = won[1:]  # "won the team race": the team results table's first place
         if won and won[0] not in _CONTESTS:
             return None  # "win the dudley tuckey medal": an award, not the first place
-    if set(t.header_columns(claim.words)) - key_cols - {place} - t.numeric:
+    words = claim.words - _CONTEST_KINDS
+    if set(t.header_columns(words)) - key_cols - {place} - t.numeric:
         return None  # "won the race in a ferrari": the row's constructor is another claim
     have = t.value(row, place)
     return None if have is None else (place, have)
