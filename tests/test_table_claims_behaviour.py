@@ -161,6 +161,12 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         ("The 1977 Green Bay Packers took Ezra Johnson with the ninth pick.", REFUTES, "lookup"),
         ("Belgium won the team race at the 1955 International Cross Country Championships.",
          REFUTES, "lookup"),
+        ("In the 1995 Spanish Grand Prix, Johnny Herbert started from pole position.", REFUTES,
+         "lookup"),
+        ("Jean Alesi retired from the 1995 Spanish Grand Prix with an engine failure after 25 "
+         "laps.", SUPPORTS, "lookup"),
+        ("Brazil was making its third appearance at the 1997 FIFA Confederations Cup.", REFUTES,
+         "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

@@ -1341,3 +1341,71 @@ def test_a_currency_sign_is_not_part_of_the_amount():
         "lookup", REFUTES, "1st prize ( $ )[tom weiskopf] = 30000; claimed 20000"
     )  # fmt: skip
     assert execute("Tom Weiskopf won $30,000.", cells).label == SUPPORTS
+
+
+def test_pole_reads_a_race_tables_grid_column_not_its_finishing_place():
+    cells = table_elements(
+        "race", [["pos", "driver", "constructor", "laps", "time / retired", "grid"],
+                 ["1", "michael schumacher", "benetton - renault", "65", "1:34:20.507", "1"],
+                 ["2", "johnny herbert", "benetton - renault", "65", "+ 51.988", "7"],
+                 ["3", "gerhard berger", "ferrari", "65", "+ 1:05.237", "3"],
+                 ["4", "jean alesi", "ferrari", "25", "engine", "2"]]
+    )  # fmt: skip
+    verdict = execute("Johnny Herbert started from pole position.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "grid[johnny herbert] = 7; claimed 1"
+    )  # fmt: skip
+    # the winner is not on pole because he finished first: "pos" is not the grid
+    verdict = execute("Gerhard Berger took pole.", cells)
+    assert (verdict.label, verdict.program) == (REFUTES, "grid[gerhard berger] = 3; claimed 1")
+    assert execute("Michael Schumacher started from pole.", cells).label == SUPPORTS
+
+
+def test_after_a_number_of_a_columns_unit_is_the_rows_value_not_an_order():
+    cells = table_elements(
+        "race", [["driver", "constructor", "laps", "time / retired", "grid"],
+                 ["michael schumacher", "benetton - renault", "65", "1:34:20.507", "1"],
+                 ["ukyo katayama", "tyrrell - yamaha", "56", "engine", "17"],
+                 ["jean alesi", "ferrari", "25", "engine", "2"],
+                 ["david coulthard", "williams - renault", "54", "gearbox", "4"],
+                 ["luca badoer", "minardi - ford", "21", "gearbox", "21"]]
+    )  # fmt: skip
+    claim = "Jean Alesi retired from the race with an engine failure after {} laps."
+    verdict = execute(claim.format(25), cells)
+    assert (verdict.label, verdict.program) == (SUPPORTS, "laps[jean alesi] = 25; claimed 25")
+    verdict = execute(claim.format(30), cells)
+    assert (verdict.label, verdict.program) == (REFUTES, "laps[jean alesi] = 25; claimed 30")
+    verdict = execute("Jean Alesi retired with a gearbox failure after 25 laps.", cells)
+    assert (verdict.label, verdict.program) == (
+        REFUTES, "time / retired[jean alesi] = 'engine'; claimed 'gearbox'"
+    )  # fmt: skip
+    # "after" before a row's name still orders rows: not this row's value
+    assert execute("Jean Alesi retired after Luca Badoer with 25 laps.", cells) is None
+
+
+def test_an_ordinal_without_a_header_reads_the_one_column_of_ordinals():
+    cells = table_elements(
+        "teams", [["team", "confederation", "date qualification secured", "participation no"],
+                  ["saudi arabia", "afc", "n/a", "3rd"], ["brazil", "conmebol", "17 july 1994", "1st"],
+                  ["mexico", "concacaf", "20 january 1996", "2nd"],
+                  ["south africa", "caf", "3 february 1996", "1st"]]
+    )  # fmt: skip
+    verdict = execute("Brazil was making its third appearance at the cup.", cells)
+    assert (verdict.label, verdict.program) == (
+        REFUTES, "participation no[brazil] = 1; claimed 3"
+    )  # fmt: skip
+    assert execute("Saudi Arabia made its third appearance.", cells).label == SUPPORTS
+    assert execute("Mexico made its 2nd appearance.", cells).label == SUPPORTS
+    # a claim naming another column is about that column, not the ordinals
+    assert execute("Mexico qualified on the 2nd date of qualification secured.", cells) is None
+
+
+def test_a_word_ordinal_a_header_writes_stays_a_word():
+    cells = table_elements(
+        "members", [["district", "incumbent", "first elected", "place"],
+                    ["ohio 1", "tom luken", "1976", "1st"], ["ohio 2", "bill gradison", "1974", "2nd"]]
+    )  # fmt: skip
+    from wikicheck.verifier.tables import _parse
+
+    claim, _ = _parse("Tom Luken was first elected in 1976 and placed second.", cells)
+    assert claim.tokens[3] == "first" and "2nd" in claim.tokens

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from wikicheck.common.quantities import as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS, Element
 from wikicheck.verifier.tables.counting import compare_counts, count, only_all_none, shape, top
 from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
@@ -44,6 +45,7 @@ from wikicheck.verifier.tables.ranking import (
 )
 from wikicheck.verifier.tables.reading import bound, lookup, match, named_row
 from wikicheck.verifier.tables.text import (
+    ORDINAL_WORDS,
     TITLE_MASK,
     as_number,
     parse_number,
@@ -174,7 +176,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     title = next((el.page for el in cells if el.type == "cell" and el.page), "")
     if title:
         toks, context = _without_title(toks, title, grid)
-    toks = _with_initials(toks, grid)
+    toks = _with_ordinals(_with_initials(toks, grid), grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
 
@@ -204,6 +206,20 @@ def _with_initials(toks: list[str], grid: TableGrid) -> list[str]:
         for i in reversed(span_starts(out, list(short))):
             out[i : i + len(short)] = cell
     return out
+
+
+def _with_ordinals(toks: list[str], grid: TableGrid) -> list[str]:
+    """The claim's word ordinals written as the table writes them: "its third appearance" is
+    the cell "3rd", where a cell is that ordinal in figures and no cell or header has the word
+    (a header's "first" of "first elected" stays a word)."""
+    if not any(t in ORDINAL_WORDS for t in toks):
+        return toks
+    texts = {text for row in grid.rows for text in row.values()}
+    words = {w for text in texts | set(grid.headers.values()) for w in tokenize(text)}
+    figures = {n: text for text in texts if (n := as_ordinal(text)) is not None}
+    return [
+        figures[n] if (n := ORDINAL_WORDS.get(t)) in figures and t not in words else t for t in toks
+    ]
 
 
 def _negated(claim: Claim, grid: TableGrid) -> bool:

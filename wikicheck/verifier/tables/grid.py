@@ -165,6 +165,12 @@ class TableGrid:
         cols = [c for c, h in self.headers.items() if h in PLACE_HEADERS and c in self.numeric]
         return cols[0] if len(cols) == 1 else None
 
+    def grid_column(self) -> int | None:
+        """The one numeric column of starting places on a race's grid ("grid"), if there is one:
+        where "pole" is read, which a results table's "pos" is not."""
+        cols = [c for c, h in self.headers.items() if tokenize(h) == ["grid"] and c in self.numeric]
+        return cols[0] if len(cols) == 1 else None
+
     def column_seconds(self, col: int) -> dict[int, float]:
         """A column of times in seconds ("1:23.398" -> 83.398), where :meth:`value` gives each
         cell's first number (1): what "the fastest" orders by."""
@@ -193,8 +199,7 @@ class TableGrid:
             head = tokenize(h)
             if len(head) < 2 or len(head) > len(before) or not set(head) - STOP_WORDS:
                 continue  # a one-word header ("name", "date") is as often the claim's own word
-            tail = before[len(before) - len(head) :]
-            if all(w == x or stem(w) in header_forms(x) for w, x in zip(tail, head)):
+            if writes_header(before[len(before) - len(head) :], head):
                 out.add(c)
         return out
 
@@ -207,7 +212,7 @@ class TableGrid:
             head = tokenize(h)
             if not head or len(head) > len(after) or not set(head) - STOP_WORDS:
                 continue
-            if all(w == x or stem(w) in header_forms(x) for w, x in zip(after, head)):
+            if writes_header(after[: len(head)], head):
                 out.add(c)
         return out if len(out) == 1 else set()
 
@@ -382,6 +387,14 @@ def header_forms(word: str) -> frozenset[str]:
     if len(word) > 5 and word.endswith("ed"):
         forms.update((word[:-2], word[:-1]))
     return frozenset(forms)
+
+
+def writes_header(words: Sequence[str], head: Sequence[str]) -> bool:
+    """Whether a lemmatised claim's ``words`` write a tokenised header ``head`` word for word,
+    each as written or in one of its :func:`header_forms` ("direct by" writes "directed by")."""
+    return len(words) == len(head) and all(
+        w == x or stem(w) in header_forms(x) for w, x in zip(words, head)
+    )
 
 
 #: What joins a header's number to more numbers ("game 15 and 29", "series 2 , 3 and 4").

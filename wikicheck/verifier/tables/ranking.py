@@ -30,7 +30,7 @@ from wikicheck.verifier.tables.text import (
 )
 
 #: The ranks "the second highest" names, which ``ordinal`` reads and ``superlative`` leaves to it
-#: (``reading._ORDINAL_WORDS`` are the word ordinals a row's value may be: "finished fifth").
+#: (``text.ORDINAL_WORDS`` are the word ordinals a row's value may be: "finished fifth").
 _RANK_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
 
 

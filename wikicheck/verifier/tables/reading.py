@@ -28,6 +28,7 @@ from wikicheck.verifier.tables.text import (
     MAX_WORDS,
     MIN_WORDS,
     MORE_WORDS,
+    ORDINAL_WORDS,
     RELATION_TEST,
     TITLE_MASK,
     TOTAL_WORDS,
@@ -65,6 +66,10 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if named_by is None:
         return None
     row, name, key_cols = named_by
+    relative = claim.words & _RELATIVE
+    order = claim.words & _ORDER
+    if "after" in relative and _lasted(claim.tokens, t):
+        relative, order = relative - {"after"}, order - {"after"}
     timeline = _year_cells(claim, t, row)
     if timeline is not None:
         wrong = [(c, v) for c, v in timeline if t.rows[row].get(c) != v]
@@ -84,14 +89,14 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
             continue  # "euro 2012" of the row's "euro 2012 qualifier": a part of its value
         program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
         return Verdict(REFUTES, "lookup", program)
-    shaped = None if claim.words & _RELATIVE else _shaped_value(claim, t, row, key_cols)
+    shaped = None if relative else _shaped_value(claim, t, row, key_cols)
     if shaped is not None:
         c, said = shaped
         have = t.rows[row].get(c, "")
         program = f"{t.headers.get(c, c)}[{name}] = {have!r}; claimed {said!r}"
         same = all(map(_same_token, tokenize(have), tokenize(said)))
         return Verdict(SUPPORTS if same else REFUTES, "lookup", program)
-    if not claim.words & (_RELATIVE | _SPAN_WORDS):
+    if not relative and not _spans_rows(claim.tokens):
         differs = (
             _other_day(claim, t, row, key_cols)
             or _other_time(claim, t, row, key_cols)
@@ -118,18 +123,18 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
     if len(cols) == 1 and t.headers[cols[0]] in {fmt_number(n) for n in free}:
         return None  # "in 2010 the result be 2r": the number names the column, states no value
-    if len(cols) == 1 and len(numbers) == 1 and not claim.words & _ORDER:
+    if len(cols) == 1 and len(numbers) == 1 and not order:
         # "the opponent after week 1": the stated number is another row's, not this one's
         have = t.value(row, cols[0])
         if have is not None:
             program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {fmt_number(numbers[0])}"
             return Verdict(SUPPORTS if have == numbers[0] else REFUTES, "lookup", program)
     values = {t.value(row, c) for c in t.rows[row] if c not in key_cols}
-    if free and all(n in values for n in free) and not claim.words & _RELATIVE:
+    if free and all(n in values for n in free) and not relative:
         shown = ", ".join(fmt_number(n) for n in free)
         program = f"row[{name}] holds {shown}; claimed {shown}"
         return Verdict(SUPPORTS, "lookup", program)
-    other = None if claim.words & _RELATIVE else _another_rows_number(t, row, key_cols, numbers)
+    other = None if relative else _another_rows_number(t, row, key_cols, numbers)
     if other is not None:
         c, have, n = other
         program = f"{t.headers[c]}[{name}] = {fmt_number(have)}; claimed {fmt_number(n)}"
@@ -141,6 +146,17 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
         return Verdict(SUPPORTS, "lookup", program)
     return None
+
+
+def _lasted(toks: list[str], t: TableGrid) -> bool:
+    """Whether every "after" of the claim says how long its row lasted rather than orders rows:
+    "after", a number, a numeric column's header word ("retired after 25 laps")."""
+    afters = [i for i, w in enumerate(toks) if w == "after"]
+    return bool(afters) and all(
+        as_number(toks[i + 1] if i + 1 < len(toks) else "") is not None
+        and bool(t.header_columns(set(toks[i + 2 : i + 3]), numeric_only=True))
+        for i in afters
+    )
 
 
 def _another_rows_number(
@@ -189,6 +205,14 @@ def _other_day(claim: Claim, t: TableGrid, row: int, key_cols: set[int]) -> tupl
 
 #: Words of a claim about a span of rows ("3 - 3 between april 2 and 21"), not one row's game.
 _SPAN_WORDS = frozenset("between through from during".split())
+
+
+def _spans_rows(toks: list[str]) -> bool:
+    """Whether a span word of the claim spans rows: "started from pole" starts a race."""
+    return any(
+        w in _SPAN_WORDS and not (w == "from" and toks[i + 1 : i + 2] == ["pole"])
+        for i, w in enumerate(toks)
+    )
 
 
 #: Verbs by which a claim says its subject won or lost the game a row records.
@@ -327,10 +351,13 @@ def _first_place(
     row is first. Only a verb right after the row's name and before the page's title or a
     contest ("the race"), or "pole" a few words after the name where no header says "pole",
     with no number stated and no column of names named."""
-    place = t.place_column()
+    toks = claim.tokens
+    poles = [i for i, w in enumerate(toks) if w == "pole"]
+    on_pole = len(poles) == 1 and not any("pole" in tokenize(h) for h in t.headers.values())
+    place = t.grid_column() if on_pole else None
+    place = t.place_column() if place is None else place
     if place is None or place in key_cols or free_numbers(claim, t):
         return None
-    toks = claim.tokens
     ends = {
         j + len(cell)
         for c in key_cols
@@ -338,9 +365,9 @@ def _first_place(
         for j in span_starts(toks, cell)
         if toks[j - 1 : j] not in (["of"], ["from"])
     }  # "Gaston Roelants of Belgium won": the athlete won, not his country's team
-    poles = [i for i, w in enumerate(toks) if w == "pole"]
-    if len(poles) == 1 and not any("pole" in tokenize(h) for h in t.headers.values()):
-        # "took pole", "was on pole": first on a grid, where no column is the pole position
+    if on_pole:
+        # "took pole", "was on pole": first on the grid (its "grid" column where the table has
+        # one, else the place column of a qualifying table), where no column is the pole position
         if not any(end < poles[0] <= end + 3 for end in ends):
             return None
     else:
@@ -468,28 +495,29 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
     for i, tok in enumerate(toks):
         before = toks[max(0, i - 1) : i]
         if before and before[0] in _PLACING_VERBS and place is not None and i not in named:
-            n = as_ordinal(tok) or _ORDINAL_WORDS.get(tok)
+            n = as_ordinal(tok) or ORDINAL_WORDS.get(tok)
             if n is not None:
                 found.add((place, n))  # "finished fifth", "qualified 3rd": the place
                 continue
         n = as_ordinal(tok)
         after = toks[i + 1 : i + 2]
-        if n is None and tok in _ORDINAL_WORDS and i not in named and tok not in header_words:
+        if n is None and tok in ORDINAL_WORDS and i not in named and tok not in header_words:
             # "a first - round pick", "drafted in the fourth round", "tied for second place":
             # a word ordinal right before "round" or "place"; elsewhere it is as often part of
             # what the claim names ("his first win", "the first pick from ohio state")
             if after == ["-"]:  # joined to the header's word, as one name: any header
                 after = toks[i + 2 : i + 3]
-                n = _ORDINAL_WORDS[tok]
+                n = ORDINAL_WORDS[tok]
             elif after and after[0] in _ORDERED_WORDS and not claim.words & _NOT_OWN_PLACE:
-                n = _ORDINAL_WORDS[tok]
+                n = ORDINAL_WORDS[tok]
             elif after and after[0] in _PICK_WORDS and tok != "first":
-                n = _ORDINAL_WORDS[tok]  # "the ninth pick"; "the first pick" is as often the
+                n = ORDINAL_WORDS[tok]  # "the ninth pick"; "the first pick" is as often the
                 # first of the team's picks as pick 1
             before = []
         if n is None:
             continue
-        if before and before[0] in MONTH_WORDS:
+        day = bool(before) and before[0] in MONTH_WORDS
+        if day:
             before = []  # "october 14th" is a day, not the value of a column "october"
         for word in after + before:
             forms = set(header_forms(word))  # "picked" reads the header "pick"
@@ -497,17 +525,27 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
             if len(cols) == 1:
                 found.add((cols[0], n))
                 break
+        else:
+            col = None if day or i in named else _ordinal_column(t, key_cols)
+            if col is not None and set(t.header_columns(claim.words)) <= key_cols | {col}:
+                found.add((col, n))  # "its 3rd appearance" where one column holds "1st", "3rd"
+                # and the claim names no other column ("rank 20th on the uk chart")
     return found.pop() if len(found) == 1 else None
 
 
-#: Ordinals written as words, read only after a placing verb: elsewhere "first" is as often a
-#: header's word ("first elected", "first leg") as a value.
-_ORDINAL_WORDS = {
-    w: i + 1
-    for i, w in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth".split()
-    )
-}
+def _ordinal_column(t: TableGrid, key_cols: set[int]) -> int | None:
+    """The one column, not naming the row, whose cells are all ordinals in figures ("1st",
+    "3rd"; two or more): where an ordinal the claim writes without a header is read."""
+    cols = [
+        c
+        for c in t.headers
+        if c not in key_cols
+        and len(cells := [v for row in t.rows if (v := row.get(c, ""))]) >= 2
+        and all(as_ordinal(v) is not None for v in cells)
+    ]
+    return cols[0] if len(cols) == 1 else None
+
+
 #: Words after which a word ordinal is the value of the column they name ("fourth round").
 _ORDERED_WORDS = frozenset({"round", "place"})
 #: Words after which a word ordinal other than "first" is the pick's number ("the ninth pick").

@@ -42,6 +42,13 @@ MORE_WORDS = frozenset("more higher larger greater bigger longer better older la
 LESS_WORDS = frozenset("less lower smaller fewer shorter worse younger earlier".split())
 TOTAL_WORDS = frozenset("total sum combined altogether overall".split())
 AVERAGE_WORDS = frozenset("average mean".split())
+#: Ordinals written as words, and their numbers.
+ORDINAL_WORDS = {
+    w: i + 1
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+    )
+}
 
 
 def tokenize(text: str) -> list[str]:
