@@ -167,6 +167,8 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          "laps.", SUPPORTS, "lookup"),
         ("Brazil was making its third appearance at the 1997 FIFA Confederations Cup.", REFUTES,
          "lookup"),
+        ("Fumie Suguri of Japan won the bronze medal at the 1996 World Junior Figure Skating "
+         "Championships.", REFUTES, "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

@@ -1409,3 +1409,21 @@ def test_a_word_ordinal_a_header_writes_stays_a_word():
 
     claim, _ = _parse("Tom Luken was first elected in 1976 and placed second.", cells)
     assert claim.tokens[3] == "first" and "2nd" in claim.tokens
+
+
+def test_a_medal_a_row_won_is_its_place_unless_the_table_counts_medals():
+    cells = table_elements(
+        "ladies", [["rank", "name", "nation", "tfp"], ["1", "elena ivanova", "russia", "1.5"],
+                   ["2", "elena pingacheva", "russia", "4.0"], ["3", "nadezhda kanaeva", "russia", "4.0"],
+                   ["4", "fumie suguri", "japan", "5.5"]]
+    )  # fmt: skip
+    verdict = execute("Fumie Suguri won the bronze medal.", cells)
+    assert (verdict.label, verdict.program) == (REFUTES, "rank[fumie suguri] = 4; claimed 3")
+    assert execute("Elena Pingacheva took silver.", cells).label == SUPPORTS
+    # a medal table counts medals in its columns: "gold" names a column there, not a place
+    medals = table_elements(
+        "medals", [["rank", "nation", "gold", "silver", "bronze"], ["1", "russia", "3", "1", "0"],
+                   ["2", "japan", "1", "2", "1"], ["3", "france", "0", "1", "2"]]
+    )  # fmt: skip
+    verdict = execute("Japan won the bronze medal.", medals)
+    assert verdict is None or "claimed 3" not in verdict.program

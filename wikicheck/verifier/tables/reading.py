@@ -492,6 +492,9 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
     place = t.place_column()
     named = {j for a, b in mention_spans(claim, t) for j in range(a, b)}
     header_words = {w for h in t.headers.values() for w in tokenize(h)}
+    medal = _medal_place(toks, t) if place is not None else None
+    if medal is not None:
+        found.add((place, medal))  # "won the bronze medal" where the table has no medal words
     for i, tok in enumerate(toks):
         before = toks[max(0, i - 1) : i]
         if before and before[0] in _PLACING_VERBS and place is not None and i not in named:
@@ -531,6 +534,28 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
                 found.add((col, n))  # "its 3rd appearance" where one column holds "1st", "3rd"
                 # and the claim names no other column ("rank 20th on the uk chart")
     return found.pop() if len(found) == 1 else None
+
+
+#: The place each medal stands for.
+_MEDALS = {"gold": 1, "silver": 2, "bronze": 3}
+#: Verbs by which a claim gives its row a medal ("won the bronze", "took silver").
+_MEDAL_VERBS = frozenset("won win wins took take takes claimed earned received".split())
+
+
+def _medal_place(toks: list[str], t: TableGrid) -> int | None:
+    """The place of the one medal the claim gives a row ("won the bronze medal", "took
+    silver"), where no header or cell of the table writes a medal's word (a medal table counts
+    them in columns of their own)."""
+    said = [(i, w) for i, w in enumerate(toks) if w in _MEDALS]
+    if len(said) != 1:
+        return None
+    i, word = said[0]
+    if not set(toks[max(0, i - 3) : i]) & _MEDAL_VERBS:
+        return None
+    texts = [*t.headers.values(), *(v for row in t.rows for v in row.values())]
+    if any(set(tokenize(x)) & _MEDALS.keys() for x in texts):
+        return None
+    return _MEDALS[word]
 
 
 def _ordinal_column(t: TableGrid, key_cols: set[int]) -> int | None:
