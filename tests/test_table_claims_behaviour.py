@@ -169,6 +169,8 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          "lookup"),
         ("Fumie Suguri of Japan won the bronze medal at the 1996 World Junior Figure Skating "
          "Championships.", REFUTES, "lookup"),
+        ("Three English players finished in the top ten of the 1992 European Tour money list.",
+         SUPPORTS, "count"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

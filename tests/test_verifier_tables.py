@@ -1427,3 +1427,29 @@ def test_a_medal_a_row_won_is_its_place_unless_the_table_counts_medals():
     )  # fmt: skip
     verdict = execute("Japan won the bronze medal.", medals)
     assert verdict is None or "claimed 3" not in verdict.program
+
+
+def test_a_nationality_word_reads_as_the_country_a_cell_names():
+    cells = table_elements(
+        "standings", [["position", "player", "country", "prize money"],
+                       ["1", "nick faldo", "england", "991,931"], ["2", "bernhard langer", "germany", "684,478"],
+                       ["3", "colin montgomerie", "scotland", "622,598"],
+                       ["5", "barry lane", "england", "551,952"], ["8", "sandy lyle", "scotland", "466,398"]]
+    )  # fmt: skip
+    verdict = execute("There were two English players.", cells)
+    assert (verdict.label, verdict.program) == (
+        SUPPORTS, "count(country == 'england') = 2; claimed 2"
+    )  # fmt: skip
+    verdict = execute("There were four Scots.", cells)
+    assert (verdict.label, verdict.program) == (
+        REFUTES, "count(country == 'scotland') = 2; claimed 4"
+    )  # fmt: skip
+    # a header that writes the word keeps it a word ("english title")
+    titles = table_elements(
+        "titles", [["english title", "original title", "country"], ["the host", "gwoemul", "england"],
+                   ["oldboy", "oldeuboi", "france"]]
+    )  # fmt: skip
+    from wikicheck.verifier.tables import _parse
+
+    claim, _ = _parse("The English title of Oldeuboi is Oldboy.", titles)
+    assert "english" in claim.tokens and "england" not in claim.tokens

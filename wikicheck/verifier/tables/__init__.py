@@ -45,6 +45,7 @@ from wikicheck.verifier.tables.ranking import (
 )
 from wikicheck.verifier.tables.reading import bound, lookup, match, named_row
 from wikicheck.verifier.tables.text import (
+    DEMONYMS,
     ORDINAL_WORDS,
     TITLE_MASK,
     as_number,
@@ -176,7 +177,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     title = next((el.page for el in cells if el.type == "cell" and el.page), "")
     if title:
         toks, context = _without_title(toks, title, grid)
-    toks = _with_ordinals(_with_initials(toks, grid), grid)
+    toks = _with_countries(_with_ordinals(_with_initials(toks, grid), grid), grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
 
@@ -220,6 +221,21 @@ def _with_ordinals(toks: list[str], grid: TableGrid) -> list[str]:
     return [
         figures[n] if (n := ORDINAL_WORDS.get(t)) in figures and t not in words else t for t in toks
     ]
+
+
+def _with_countries(toks: list[str], grid: TableGrid) -> list[str]:
+    """The claim's nationality words written as the country a cell names: "three English
+    players" counts the cells "england", where no cell or header has the word itself and one of
+    its countries is a whole cell."""
+    if not any(t in DEMONYMS for t in toks):
+        return toks
+    texts = {text for row in grid.rows for text in row.values()}
+    words = {w for text in texts | set(grid.headers.values()) for w in tokenize(text)}
+    out: list[str] = []
+    for t in toks:
+        named = [c for c in DEMONYMS.get(t, ()) if c in texts] if t not in words else []
+        out.extend(tokenize(named[0]) if len(named) == 1 else [t])
+    return out
 
 
 def _negated(claim: Claim, grid: TableGrid) -> bool:

@@ -42,6 +42,73 @@ MORE_WORDS = frozenset("more higher larger greater bigger longer better older la
 LESS_WORDS = frozenset("less lower smaller fewer shorter worse younger earlier".split())
 TOTAL_WORDS = frozenset("total sum combined altogether overall".split())
 AVERAGE_WORDS = frozenset("average mean".split())
+#: Nationality words and the country names a table's cells write for them ("three English
+#: players" counts "england"; "German" is "germany" or, in an older table, "west germany").
+#: No library of ours knows demonyms; these are the nations sports and election tables name.
+DEMONYMS: dict[str, tuple[str, ...]] = {
+    "american": ("united states", "usa"),
+    "argentine": ("argentina",),
+    "argentinian": ("argentina",),
+    "australian": ("australia",),
+    "austrian": ("austria",),
+    "belarusian": ("belarus",),
+    "belgian": ("belgium",),
+    "brazilian": ("brazil",),
+    "british": ("great britain", "united kingdom"),
+    "bulgarian": ("bulgaria",),
+    "canadian": ("canada",),
+    "chilean": ("chile",),
+    "chinese": ("china",),
+    "colombian": ("colombia",),
+    "croatian": ("croatia",),
+    "cuban": ("cuba",),
+    "czech": ("czech republic", "czechoslovakia"),
+    "danish": ("denmark",),
+    "dutch": ("netherlands",),
+    "egyptian": ("egypt",),
+    "english": ("england",),
+    "ethiopian": ("ethiopia",),
+    "fijian": ("fiji",),
+    "finnish": ("finland",),
+    "french": ("france",),
+    "german": ("germany", "west germany", "east germany"),
+    "greek": ("greece",),
+    "hungarian": ("hungary",),
+    "indian": ("india",),
+    "irish": ("ireland", "republic of ireland"),
+    "israeli": ("israel",),
+    "italian": ("italy",),
+    "jamaican": ("jamaica",),
+    "japanese": ("japan",),
+    "kenyan": ("kenya",),
+    "mexican": ("mexico",),
+    "moroccan": ("morocco",),
+    "nigerian": ("nigeria",),
+    "norwegian": ("norway",),
+    "peruvian": ("peru",),
+    "polish": ("poland",),
+    "portuguese": ("portugal",),
+    "romanian": ("romania",),
+    "russian": ("russia", "soviet union"),
+    "scottish": ("scotland",),
+    "serbian": ("serbia",),
+    "slovak": ("slovakia",),
+    "slovenian": ("slovenia",),
+    "spanish": ("spain",),
+    "swedish": ("sweden",),
+    "swiss": ("switzerland",),
+    "tanzanian": ("tanzania",),
+    "turkish": ("turkey",),
+    "ukrainian": ("ukraine",),
+    "uruguayan": ("uruguay",),
+    "venezuelan": ("venezuela",),
+    "welsh": ("wales",),
+    "zimbabwean": ("zimbabwe",),
+}
+DEMONYMS |= {w + "s": v for w, v in DEMONYMS.items() if w.endswith("n")}  # "three kenyans"
+DEMONYMS |= {"swedes": DEMONYMS["swedish"], "danes": DEMONYMS["danish"],
+             "finns": DEMONYMS["finnish"], "scots": DEMONYMS["scottish"],
+             "spaniards": DEMONYMS["spanish"]}  # fmt: skip
 #: Ordinals written as words, and their numbers.
 ORDINAL_WORDS = {
     w: i + 1
