@@ -209,14 +209,19 @@ def _with_initials(toks: list[str], grid: TableGrid) -> list[str]:
     return out
 
 
+def _cells_and_words(grid: TableGrid) -> tuple[set[str], set[str]]:
+    """The table's cell texts, and every word its cells and headers write."""
+    texts = {text for row in grid.rows for text in row.values()}
+    return texts, {w for text in texts | set(grid.headers.values()) for w in tokenize(text)}
+
+
 def _with_ordinals(toks: list[str], grid: TableGrid) -> list[str]:
     """The claim's word ordinals written as the table writes them: "its third appearance" is
     the cell "3rd", where a cell is that ordinal in figures and no cell or header has the word
     (a header's "first" of "first elected" stays a word)."""
     if not any(t in ORDINAL_WORDS for t in toks):
         return toks
-    texts = {text for row in grid.rows for text in row.values()}
-    words = {w for text in texts | set(grid.headers.values()) for w in tokenize(text)}
+    texts, words = _cells_and_words(grid)
     figures = {n: text for text in texts if (n := as_ordinal(text)) is not None}
     return [
         figures[n] if (n := ORDINAL_WORDS.get(t)) in figures and t not in words else t for t in toks
@@ -229,8 +234,7 @@ def _with_countries(toks: list[str], grid: TableGrid) -> list[str]:
     its countries is a whole cell."""
     if not any(t in DEMONYMS for t in toks):
         return toks
-    texts = {text for row in grid.rows for text in row.values()}
-    words = {w for text in texts | set(grid.headers.values()) for w in tokenize(text)}
+    texts, words = _cells_and_words(grid)
     out: list[str] = []
     for t in toks:
         named = [c for c in DEMONYMS.get(t, ()) if c in texts] if t not in words else []

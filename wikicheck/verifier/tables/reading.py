@@ -486,7 +486,9 @@ def _ordinal_value(claim: Claim, t: TableGrid, key_cols: set[int]) -> tuple[int,
     """(column, N) where the claim writes an ordinal right before the header of the one numeric
     column it names ("the 5th pick", "the 166th selection"), or right after it as a verb
     ("picked 55th", "ranked 3rd"), or after a placing verb in a table with one place column
-    ("finished fifth", "qualified 3rd"): N is that column's value."""
+    ("finished fifth", "qualified 3rd"), or as a medal ("won the bronze": 3); an ordinal no
+    header is written beside reads the table's one column of ordinals ("its 3rd appearance"):
+    N is that column's value."""
     found = set()
     toks = claim.tokens
     place = t.place_column()
