@@ -1453,3 +1453,24 @@ def test_a_nationality_word_reads_as_the_country_a_cell_names():
 
     claim, _ = _parse("The English title of Oldeuboi is Oldboy.", titles)
     assert "english" in claim.tokens and "england" not in claim.tokens
+
+
+def test_games_won_or_lost_count_the_rows_whose_result_says_so():
+    cells = table_elements(
+        "schedule", [["date", "opponent", "site", "result"],
+                     ["september 19", "waynesburg", "mountaineer field", "w 7-0"],
+                     ["october 3", "at pittsburgh", "pitt stadium", "l 0-34"],
+                     ["october 10", "vs. washington and lee", "charleston , wv", "w 28-7"],
+                     ["november 7", "georgetown", "mountaineer field", "l 0-28"],
+                     ["november 14", "at western reserve", "league park", "l 0-7"]]
+    )  # fmt: skip
+    verdict = execute("The team lost three games.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "record", SUPPORTS, "count(result == 'lost') = 3; claimed 3"
+    )  # fmt: skip
+    verdict = execute("The team won 3 games.", cells)
+    assert (verdict.label, verdict.program) == (REFUTES, "count(result == 'won') = 2; claimed 3")
+    # a condition on the games counted is more than the season's record
+    assert execute("The team lost two games at home.", cells) is None
+    assert execute("The team lost two games in November.", cells) is None
+    assert execute("The team did not win 3 games.", cells) is None

@@ -43,7 +43,7 @@ from wikicheck.verifier.tables.ranking import (
     same,
     superlative,
 )
-from wikicheck.verifier.tables.reading import bound, lookup, match, named_row
+from wikicheck.verifier.tables.reading import bound, lookup, match, named_row, record
 from wikicheck.verifier.tables.text import (
     DEMONYMS,
     ORDINAL_WORDS,
@@ -82,6 +82,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "aggregate": aggregate,
     "only_all_none": only_all_none,
     "shape": shape,
+    "record": record,
     "count": count,
     "same": same,
     "lookup": lookup,
@@ -94,7 +95,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
 _READS_NO_NEGATION = frozenset(
-    {"top", "superlative", "shape", "count", "same", "lookup", "match", "bound"}
+    {"top", "superlative", "shape", "record", "count", "same", "lookup", "match", "bound"}
 )
 
 

@@ -386,6 +386,43 @@ def _first_place(
     return None if have is None else (place, have)
 
 
+#: Verbs that count a season's wins or losses ("won 6 games", "lost four games").
+_RECORD_VERBS = {
+    "won": "won", "win": "won", "wins": "won", "lost": "lost", "lose": "lost", "loses": "lost",
+}  # fmt: skip
+_GAME_NOUNS = frozenset("game games match matches".split())
+#: Words that count only some of the games ("at home", "in october", "in a row", "by more than").
+_RECORD_CONDITIONS = MONTH_WORDS | frozenset(
+    "home away road against before after during between since until first last straight "
+    "consecutive row streak than least most only".split()
+)
+
+
+def record(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "won 6 games", "lost four games": how many rows of the table's one column of results
+    (cells starting "w" / "l") record a win or a loss. Only when the claim names no cell that
+    would pick the games counted, states no other number and sets no condition on them."""
+    if claim.mentions or claim.words & _RECORD_CONDITIONS:
+        return None
+    cols = [c for c in t.headers if _is_result_column(t, c)]
+    toks = claim.tokens
+    said = [
+        (_RECORD_VERBS[w], n)
+        for i, w in enumerate(toks[:-2])
+        if w in _RECORD_VERBS
+        and toks[i + 2] in _GAME_NOUNS
+        and (n := as_number(toks[i + 1])) is not None
+        and n == int(n)
+    ]
+    if len(cols) != 1 or len(said) != 1 or len(free_numbers(claim, t)) > 1:
+        return None
+    (c,), (outcome, n) = cols, said[0]
+    marks = [tokenize(row.get(c, ""))[:1] for r, row in enumerate(t.rows) if not t.is_total(r)]
+    have = sum(1 for m in marks if m and _RESULT_MARKS.get(m[0]) == outcome)
+    program = f"count({t.headers[c]} == {outcome!r}) = {have}; claimed {fmt_number(n)}"
+    return Verdict(SUPPORTS if have == n else REFUTES, "record", program)
+
+
 def _is_result_column(t: TableGrid, c: int) -> bool:
     """Whether most of a column's cells start with a game's result ("w 44 - 7", "l")."""
     firsts = [next(iter(tokenize(r[c])), "") for r in t.rows if r.get(c)]
