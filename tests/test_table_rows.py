@@ -210,6 +210,34 @@ def test_the_claims_own_table_is_read_whole_in_place_of_its_retrieved_cells():
     assert with_named_table(CLAIM, [Evidence(other, score=0.9)], store) is None
 
 
+def test_of_a_pages_infoboxes_the_claims_is_read_alone_chosen_by_its_keys_too():
+    from dataclasses import replace
+
+    title = "Hot Space"
+
+    def infobox(table: int, rows: list[tuple[str, str]]) -> list[Element]:
+        return [replace(cell_element(title, r, 1, value, rh=[key]), id=f"{title}_cell_{table}_{r}_1",
+                        table=table, table_type="infobox")
+                for r, (key, value) in enumerate(rows)]  # fmt: skip
+
+    band = infobox(0, [("Origin", "Leeds, England"), ("Formed", "1982")])
+    album = infobox(1, [("Released", "21 May 1982"), ("Recorded", "June 1981 - March 1982"),
+                        ("Genre", "Funk rock")])  # fmt: skip
+    store = Store(band + album)
+    claim = "Hot Space was released in the Fall of 1982."
+    # both hold "1982", the album's keys name what the claim asks ("released")
+    assert claim_table(claim, band + album[:1], store) == (title, 1, True)
+    read = _ids(with_named_table(claim, [Evidence(el, score=1.0) for el in band + album], store))
+    # the album's infobox whole, none of the band's
+    assert sorted(read) == sorted(el.id for el in album)
+    # beside a list, a page's infobox is read: it may hold what the claim needs
+    results = [replace(el, table_type="wikitable") for el in _results_table()]
+    box = replace(band[0], page=PAGE, id=f"{PAGE}_cell_1_0_1", table=1)
+    read = _ids(with_named_table(CLAIM, [Evidence(results[1], 1.0), Evidence(box, 0.9)],
+                                 Store([*results, box])))  # fmt: skip
+    assert box.id in read
+
+
 def test_a_sibling_pages_year_is_not_the_claims_and_a_titles_year_agrees():
     claim = "Graham Hill won the 1969 Monaco Grand Prix driving a Lotus-Ford."
     sibling = Element(id="1998 Monaco Grand Prix_sentence_0", page="1998 Monaco Grand Prix",
