@@ -182,6 +182,13 @@ def test_a_claim_names_a_page_by_the_stems_of_its_title_words() -> None:
     assert not names_title("Jamie Dornan was born in Ireland.", "Jamie T")
     assert names_title("In Taniec z gwiazdami, the team won.", "Taniec z Gwiazdami (season 7)")
     assert not names_title("The cat sat.", "Cat")  # one short word names nothing
+    # a team's sport goes with "team" / "season", as users leave both out
+    wvu = "1936 West Virginia Mountaineers football team"
+    assert names_title("The 1936 West Virginia Mountaineers lost four games.", wvu)
+    assert names_title("The 2008 Kansas Jayhawks won.", "2008 Kansas Jayhawks men's basketball team")
+    assert not names_title("The 1937 West Virginia Mountaineers lost four games.", wvu)
+    assert names_title("American football is a sport.", "American football")  # two words stay
+    assert not names_title("Rugby union is played.", "England national rugby union team")
 
 
 def test_one_stemmer_and_one_title_rule() -> None:

@@ -172,6 +172,7 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
         ("Three English players finished in the top ten of the 1992 European Tour money list.",
          SUPPORTS, "count"),
         ("The 1936 West Virginia Mountaineers football team lost four games.", SUPPORTS, "record"),
+        ("The 1936 West Virginia Mountaineers lost four games.", SUPPORTS, "record"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

@@ -32,6 +32,7 @@ __all__ = [
     "TABLE_CLAIM_STOP_WORDS",
     "LEADING_WORDS",
     "TITLE_GENERIC_WORDS",
+    "TITLE_SPORT_WORDS",
     "distinct",
     "content_words",
     "content_terms",
@@ -180,6 +181,14 @@ TITLE_GENERIC_WORDS = frozenset(
 )
 
 
+#: A team's sport (and its "men's" / "women's") before a trailing :data:`TITLE_GENERIC_WORDS`
+#: word: "1936 West Virginia Mountaineers football team" is named by "the 1936 West Virginia
+#: Mountaineers", as users write it.
+TITLE_SPORT_WORDS = frozenset(
+    "football basketball baseball hockey soccer rugby lacrosse volleyball softball men women".split()
+)
+
+
 _QUALIFIER = re.compile(r"\s*\(.*\)$")
 
 
@@ -204,8 +213,8 @@ def names_title(claim: str, title: str, *, anywhere: bool = False, any_order: bo
     """Whether ``claim`` names the subject of the page ``title``: the title's words, stemmed
     (:func:`stem`), occur in the claim's as one phrase, in order. A parenthesised qualifier
     ("Aarhus (city)"), single letters ("Mohun Bagan A.C.") and stop words and
-    :data:`TITLE_GENERIC_WORDS` at the title's ends ("1927 Chicago Bears season", "List of ...")
-    are left out as long as two words remain ("List of cheeses" is not cut to "cheeses"). A
+    :data:`TITLE_GENERIC_WORDS` at the title's ends ("1927 Chicago Bears season", "List of ...",
+    with a team's sport before them: "... Mountaineers football team") are left out as long as two words remain ("List of cheeses" is not cut to "cheeses"). A
     title left with one word is named by that word unstemmed, of four letters or more ("DAY6";
     "Dove" is not named by "Flight of the Doves", "Cat" by nothing).
 
@@ -252,7 +261,10 @@ def names_title(claim: str, title: str, *, anywhere: bool = False, any_order: bo
         words = [w for w in words if not _letter(w)]
     while len(words) > 2 and _edge(words[0]):
         words.pop(0)
+    generic = False
     while len(words) > 2 and _edge(words[-1]):
+        generic |= words.pop() in TITLE_GENERIC_WORDS
+    while generic and len(words) > 2 and words[-1] in TITLE_SPORT_WORDS:
         words.pop()
     content = [w for w in words if w not in STOPWORDS]
     if not content or (len(content) == 1 and len(content[0]) < 4):
