@@ -185,7 +185,9 @@ def test_a_claim_names_a_page_by_the_stems_of_its_title_words() -> None:
     # a team's sport goes with "team" / "season", as users leave both out
     wvu = "1936 West Virginia Mountaineers football team"
     assert names_title("The 1936 West Virginia Mountaineers lost four games.", wvu)
-    assert names_title("The 2008 Kansas Jayhawks won.", "2008 Kansas Jayhawks men's basketball team")
+    assert names_title(
+        "The 2008 Kansas Jayhawks won.", "2008 Kansas Jayhawks men's basketball team"
+    )
     assert not names_title("The 1937 West Virginia Mountaineers lost four games.", wvu)
     assert names_title("American football is a sport.", "American football")  # two words stay
     assert not names_title("Rugby union is played.", "England national rugby union team")
