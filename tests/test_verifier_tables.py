@@ -1474,3 +1474,26 @@ def test_games_won_or_lost_count_the_rows_whose_result_says_so():
     assert execute("The team lost two games at home.", cells) is None
     assert execute("The team lost two games in November.", cells) is None
     assert execute("The team did not win 3 games.", cells) is None
+
+
+def test_a_team_given_the_other_side_of_its_game_is_refuted():
+    cells = table_elements(
+        "round", [["home team", "home team score", "away team", "away team score", "venue", "date"],
+                  ["melbourne", "10.12 (72)", "geelong", "8.9 (57)", "mcg", "29 july 1967"],
+                  ["carlton", "12.10 (82)", "st kilda", "5.5 (35)", "princes park", "29 july 1967"],
+                  ["essendon", "9.9 (63)", "richmond", "11.11 (77)", "windy hill", "5 august 1967"]]
+    )  # fmt: skip
+    verdict = execute("on 29 july 1967 geelong play at home", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "away team = 'geelong'; claimed home team"
+    )  # fmt: skip
+    verdict = execute("richmond be the home team against essendon", cells)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program.endswith("home team = 'essendon'; claimed 'richmond'")
+    # the side of the team the claim states it of, never another's
+    assert execute("geelong be the away team at mcg", cells).label == SUPPORTS
+    verdict = execute("carlton play the away team st kilda at princes park", cells)
+    assert verdict.label == SUPPORTS
+    assert execute("melbourne beat the away team geelong on 29 july 1967", cells).label == SUPPORTS
+    # a score has no side
+    assert execute("10.12 (72) be the home team 's score at mcg", cells).label == SUPPORTS

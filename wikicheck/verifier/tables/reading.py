@@ -49,6 +49,64 @@ _RELATIVE = frozenset(
 #: Words that order rows ("taken prior to grammar"): a match of values does not decide them.
 _ORDER = frozenset("before after prior earlier later until since following previous".split())
 
+#: A side of a game, by the words of its column's header ("home team", "away team", "visitor").
+_SIDE_WORDS = {"home": frozenset({"home"}), "away": frozenset({"away", "visitor", "visiting"})}
+#: Where a claim states a team's side right after the team: "geelong play at home", "olimpia be
+#: the away team"; only so ("geelong beat the home team", "play footscray at home", "carlton
+#: play the away team melbourne" give the other team's side).
+_SIDE_LEADS = (
+    ("be", "at"),
+    ("be", "the"),
+    ("be",),
+    ("play", "at"),
+    ("play",),
+    ("be", "play", "at"),
+)
+
+
+def _side_stated(toks: list[str], end: int) -> str | None:
+    """ "home" or "away" where the words from ``end`` state the side of the team before them
+    (not its score: "be the home team 's score")."""
+    for lead in _SIDE_LEADS:
+        i = end + len(lead)
+        if tuple(toks[end:i]) != lead or i >= len(toks):
+            continue
+        rest = toks[i + 1 : i + 3]
+        if rest[:1] == ["team"]:
+            rest = rest[1:]
+        if rest[:1] and rest[0] in ("'", "'s", "s", "score"):
+            return None
+        for side, words in _SIDE_WORDS.items():
+            if toks[i] in words:
+                return side
+    return None
+
+
+def _side_columns(t: TableGrid) -> dict[str, set[int]]:
+    """Each side's columns where the table has a column for each ("home team" / "away team",
+    "home" / "visitor"); empty otherwise."""
+    out = {
+        side: {c for c, h in t.headers.items() if set(tokenize(h)) & words}
+        for side, words in _SIDE_WORDS.items()
+    }
+    return out if all(out.values()) and not out["home"] & out["away"] else {}
+
+
+def _wrong_side(claim: Claim, t: TableGrid, value: str, cols: set[int]) -> tuple[int, int] | None:
+    """(the column of the side the claim gives ``value``, the other side's column holding it)
+    where the table holds it on the other side only ("olimpia be the away team", Olimpia in
+    "home"); None otherwise."""
+    sides = _side_columns(t)
+    words = tokenize(value)
+    if not sides or not any(w[:1].isalpha() for w in words):
+        return None  # a score or a number has no side
+    for i in span_starts(claim.tokens, words):
+        side = _side_stated(claim.tokens, i + len(words))
+        held = cols & sides["away" if side == "home" else "home"] if side else set()
+        if held and not cols & sides[side]:
+            return min(sides[side]), min(held)
+    return None
+
 
 def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> ... <value>": one row named by a cell unique in its column, and a value the claim
@@ -66,6 +124,11 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if named_by is None:
         return None
     row, name, key_cols = named_by
+    sides = _wrong_side(claim, t, name, set(key_cols))
+    if sides is not None:
+        claimed, held = sides
+        program = f"{t.headers[held]} = {name!r}; claimed {t.headers[claimed]}"
+        return Verdict(REFUTES, "lookup", program)
     relative = claim.words & _RELATIVE
     order = claim.words & _ORDER
     if "after" in relative and _lasted(claim.tokens, t):
@@ -695,6 +758,9 @@ def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tupl
                 roles = t.role_named(toks[end + 1 : end + 5])
             if roles and not roles & cols:
                 return v, min(roles)
+        sides = _wrong_side(claim, t, v, cols)
+        if sides is not None:
+            return v, sides[0]
     return None
 
 
