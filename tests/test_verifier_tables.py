@@ -1497,3 +1497,39 @@ def test_a_team_given_the_other_side_of_its_game_is_refuted():
     assert execute("melbourne beat the away team geelong on 29 july 1967", cells).label == SUPPORTS
     # a score has no side
     assert execute("10.12 (72) be the home team 's score at mcg", cells).label == SUPPORTS
+
+
+def test_before_or_after_orders_two_named_rows_by_their_dates_or_years():
+    colleges = table_elements(
+        "colleges", [["institution", "location", "founded", "enrollment"],
+                     ["bethany college", "lindsborg", "1881", "600"],
+                     ["sterling college", "sterling", "1887", "700"],
+                     ["tabor college", "hillsboro", "1908", "800"]]
+    )  # fmt: skip
+    verdict = execute("Bethany College was founded 6 years before Sterling College.", colleges)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "timing", SUPPORTS,
+        "founded[bethany college] < founded[sterling college]: 1881 < 1887; 6 years; claimed 6",
+    )  # fmt: skip
+    assert execute("Bethany College was founded 16 years before Sterling College.", colleges).label == REFUTES  # fmt: skip
+    assert execute("Tabor College was founded after Sterling College.", colleges).label == SUPPORTS
+    assert execute("Tabor College was founded before Sterling College.", colleges).label == REFUTES
+    assert execute("Sterling College was founded the year after Bethany College.", colleges).label == REFUTES  # fmt: skip
+    # a year alone bounds the rows, it names none; a number the claim splits is not the gap
+    assert execute("Sterling College was founded after 1881.", colleges) is None
+    assert execute("Tabor College was founded thirty-1 years after Sterling College.", colleges) is None  # fmt: skip
+    episodes = table_elements(
+        "episodes", [["title", "original air date"],
+                     ["the reynolds family", "20 july 2011"],
+                     ["the abbas family", "27 july 2011"]]
+    )  # fmt: skip
+    verdict = execute("The Abbas Family aired 1 week after The Reynolds Family.", episodes)
+    assert (verdict.op, verdict.label) == ("timing", SUPPORTS)
+    assert execute("The Abbas Family aired 2 weeks after The Reynolds Family.", episodes).label == REFUTES  # fmt: skip
+    assert execute("The Abbas Family aired 7 days after The Reynolds Family.", episodes).label == SUPPORTS  # fmt: skip
+    # a list of years is no one time
+    winners = table_elements(
+        "winners", [["player", "year (s) won"], ["payne stewart", "1991"],
+                    ["hale irwin", "1974 , 1979 , 1990"]]
+    )  # fmt: skip
+    assert execute("Payne Stewart won the year after Hale Irwin.", winners) is None

@@ -42,6 +42,7 @@ from wikicheck.verifier.tables.ranking import (
     ordinal,
     same,
     superlative,
+    timing,
 )
 from wikicheck.verifier.tables.reading import bound, lookup, match, named_row, record
 from wikicheck.verifier.tables.text import (
@@ -78,6 +79,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "superlative": superlative,
     "difference": difference,
     "comparison": compare,
+    "timing": timing,
     "count_comparison": compare_counts,
     "aggregate": aggregate,
     "only_all_none": only_all_none,
@@ -95,7 +97,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
 _READS_NO_NEGATION = frozenset(
-    {"top", "superlative", "shape", "record", "count", "same", "lookup", "match", "bound"}
+    {"top", "superlative", "shape", "record", "timing", "count", "same", "lookup", "match", "bound"}
 )
 
 

@@ -13,6 +13,7 @@ from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
+    free_numbers,
     one_numeric_column,
     rows_by_mention,
 )
@@ -323,3 +324,76 @@ def aggregate(claim: Claim, t: TableGrid) -> Verdict | None:
         f"{fn}({t.headers[col]}) = {fmt_number(round(result, 2))}; claimed {fmt_number(stated[0])}"
     )
     return Verdict(SUPPORTS if ok else REFUTES, "aggregate", program)
+
+
+#: Units a claim states the time between two rows in ("16 year before", "6 day after").
+_TIME_UNITS = {"year": "year", "years": "year", "day": "day", "days": "day", "week": "week"}
+_TIME_UNITS |= {"weeks": "week"}
+#: Words that place row A before (<) or after (>) row B in time.
+_TIMED = {"before": "<", "after": ">"}
+
+
+def timing(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "<row A> ... before / after <row B>", "<row A> ... N years / days / weeks before / after
+    <row B>": the two rows' dates or years, in the table's one column of them (or the one the
+    claim names)."""
+    toks = claim.tokens
+    at = [i for i, w in enumerate(toks) if w in _TIMED]
+    if len(at) != 1 or "than" in claim.words:
+        return None
+    i = at[0]
+    rows = _rows_around(claim, t, i, 1)
+    col = _time_column(claim, t)
+    if rows is None or col is None or col in {c for r, c in claim.mentions if r in rows}:
+        return None  # a row named by its own date or year: "after 2009" bounds, not orders
+    gap, unit = None, None
+    if i >= 2 and toks[i - 1] in _TIME_UNITS:
+        # "16 year before", "a week after", "the year after" (the next one)
+        n = 1.0 if toks[i - 2] in ("a", "an", "one", "the") else as_number(toks[i - 2])
+        if n is None or (i >= 3 and toks[i - 3] == "-"):
+            return None  # "thirty - 5 year": a number the tokens split
+        gap, unit = n, _TIME_UNITS[toks[i - 1]]
+    if [n for n in free_numbers(claim, t) if n != gap]:
+        return None  # another number states more than the order
+    a, b = _when(t, rows[0], col, unit), _when(t, rows[1], col, unit)
+    if a is None or b is None or (gap is None and a == b):
+        return None
+    op = _TIMED[toks[i]]
+    h = t.headers[col]
+    program = f"{h}[{t.name(rows[0])}] {op} {h}[{t.name(rows[1])}]: "
+    program += f"{t.shown(rows[0], col)} {op} {t.shown(rows[1], col)}"
+    if gap is None:
+        return Verdict(SUPPORTS if (a < b if op == "<" else a > b) else REFUTES, "timing", program)
+    between = (b - a if op == "<" else a - b) / (7 if unit == "week" else 1)
+    program += f"; {fmt_number(between)} {unit}s; claimed {fmt_number(gap)}"
+    return Verdict(SUPPORTS if abs(between - gap) < 1e-6 else REFUTES, "timing", program)
+
+
+def _time_column(claim: Claim, t: TableGrid) -> int | None:
+    """The table's column of dates or years the claim orders rows by: the one it names by its
+    header's words, else the table's only one."""
+    years = {
+        c
+        for c in t.numeric - t.dates
+        if (values := list(t.column_values(c).values()))
+        and all(v == int(v) and 1000 <= v <= 2100 for v in values)
+    }
+    found = t.dates | years
+    named = t.header_columns(claim.words, among=found)
+    cols = named or sorted(found)
+    return cols[0] if len(cols) == 1 else None
+
+
+def _when(t: TableGrid, row: int, col: int, unit: str | None) -> float | None:
+    """A row's time in ``unit``: its year (``year``), its day's ordinal (``day``, ``week``; a
+    date with its year only), else its place in the column's order."""
+    if col not in t.dates:  # a year; a list of several ("1974 , 1979 , 1990") is no one time
+        cell = tokenize(t.rows[row].get(col, ""))
+        several = sum(as_number(w) is not None for w in cell) > 1 and bool({",", "and"} & set(cell))
+        return t.value(row, col) if unit in (None, "year") and not several else None
+    if unit is None:
+        return t.value(row, col)
+    d = t.day(row, col)
+    if d is None or d.year is None:
+        return None
+    return float(d.year) if unit == "year" else d.value
