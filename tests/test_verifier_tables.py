@@ -1533,3 +1533,21 @@ def test_before_or_after_orders_two_named_rows_by_their_dates_or_years():
                     ["hale irwin", "1974 , 1979 , 1990"]]
     )  # fmt: skip
     assert execute("Payne Stewart won the year after Hale Irwin.", winners) is None
+
+
+def test_a_header_row_repeated_as_data_names_no_row_and_holds_no_value():
+    league = table_elements(
+        "league", [["club", "played", "drawn", "lost", "points for"],
+                   ["club", "played", "drawn", "lost", "points for"],
+                   ["pwllheli rfc", "22", "0", "13", "350"],
+                   ["llandudno rfc", "22", "1", "10", "513"]]
+    )  # fmt: skip
+    assert [row[0] for row in TableGrid.from_cells(league).rows] == [
+        "pwllheli rfc",
+        "llandudno rfc",
+    ]
+    verdict = execute("pwllheli rfc lost 13 match with 350 points for", league)
+    assert verdict.label == SUPPORTS
+    assert "lost == 'lost'" not in verdict.program
+    verdict = execute("llandudno rfc lost 10 match with 513 points for", league)
+    assert (verdict.label, "'lost'" in verdict.program) == (SUPPORTS, False)

@@ -61,6 +61,14 @@ def _day(d: Quantity) -> int:
     return full.day if full is not None else int(d.value) % 100
 
 
+def _repeats_header(row: dict[int, str], headers: dict[int, str]) -> bool:
+    """Whether a data row repeats the column headers ("club | played | won | lost" under the
+    same header: a league table's header row kept as data), which names no row and holds no
+    value: most of its cells, two at least, are their columns' headers."""
+    same = sum(1 for c, v in row.items() if v and headers.get(c) == v)
+    return same >= 2 and 2 * same >= len([v for v in row.values() if v])
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What the executor concluded: the label, the operation, and the program it ran."""
@@ -120,7 +128,7 @@ class TableGrid:
                 headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
             if el.row_header_texts and not infobox:
                 row.setdefault(ROW_HEADER_COLUMN, " ".join(el.row_header_texts[-1].lower().split()))
-        rows = [by_row[r] for r in sorted(by_row)]
+        rows = [by_row[r] for r in sorted(by_row) if not _repeats_header(by_row[r], headers)]
         for c in list(headers):
             _split_venue(c, headers, rows)
             _split_coded(c, headers, rows)
