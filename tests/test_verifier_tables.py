@@ -1470,6 +1470,15 @@ def test_games_won_or_lost_count_the_rows_whose_result_says_so():
     )  # fmt: skip
     verdict = execute("The team won 3 games.", cells)
     assert (verdict.label, verdict.program) == (REFUTES, "count(result == 'won') = 2; claimed 3")
+    # a record of N out of M games, and of wins and losses
+    verdict = execute("The team won 2 out of 5 games.", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "record", SUPPORTS, "count(result == 'won') = 2; count(result) = 5; claimed 2, of 5"
+    )  # fmt: skip
+    assert execute("The team won 2 of their 6 games.", cells).label == REFUTES
+    assert execute("The team won 2 games and lost 3.", cells).label == SUPPORTS
+    assert execute("The team lost 2 games and won 3.", cells).label == REFUTES
+    assert execute("The team won 2 and lost 3.", cells) is None  # no games counted
     # a condition on the games counted is more than the season's record
     assert execute("The team lost two games at home.", cells) is None
     assert execute("The team lost two games in November.", cells) is None

@@ -462,28 +462,57 @@ _RECORD_CONDITIONS = MONTH_WORDS | frozenset(
 
 
 def record(claim: Claim, t: TableGrid) -> Verdict | None:
-    """ "won 6 games", "lost four games": how many rows of the table's one column of results
-    (cells starting "w" / "l") record a win or a loss. Only when the claim names no cell that
-    would pick the games counted, states no other number and sets no condition on them."""
+    """ "won 6 games", "lost four games", "won 10 out of 11 games", "lost 8 games and won 5": how
+    many rows of the table's one column of results (cells starting "w" / "l") record a win or a
+    loss, and how many games there were. Only when the claim names no cell that would pick the
+    games counted, states no other number and sets no condition on them."""
     if claim.mentions or claim.words & _RECORD_CONDITIONS:
         return None
     cols = [c for c in t.headers if _is_result_column(t, c)]
-    toks = claim.tokens
-    said = [
-        (_RECORD_VERBS[w], n)
-        for i, w in enumerate(toks[:-2])
-        if w in _RECORD_VERBS
-        and toks[i + 2] in _GAME_NOUNS
-        and (n := as_number(toks[i + 1])) is not None
-        and n == int(n)
-    ]
-    if len(cols) != 1 or len(said) != 1 or len(free_numbers(claim, t)) > 1:
+    said, games = _record_said(claim.tokens)
+    stated = [n for _, n in said] + [n for n in (games,) if n is not None]
+    if len(cols) != 1 or not said or sorted(free_numbers(claim, t)) != sorted(stated):
         return None
-    (c,), (outcome, n) = cols, said[0]
+    (c,) = cols
     marks = [tokenize(row.get(c, ""))[:1] for r, row in enumerate(t.rows) if not t.is_total(r)]
-    have = sum(1 for m in marks if m and _RESULT_MARKS.get(m[0]) == outcome)
-    program = f"count({t.headers[c]} == {outcome!r}) = {have}; claimed {fmt_number(n)}"
-    return Verdict(SUPPORTS if have == n else REFUTES, "record", program)
+    have = {o: sum(1 for m in marks if m and _RESULT_MARKS.get(m[0]) == o) for o in ("won", "lost")}
+    parts = [f"count({t.headers[c]} == {o!r}) = {have[o]}" for o, _ in said]
+    claimed = [fmt_number(n) for _, n in said]
+    right = all(have[o] == n for o, n in said)
+    if games is not None:
+        played = sum(1 for m in marks if m)  # ties too
+        parts.append(f"count({t.headers[c]}) = {played}")
+        claimed.append(f"of {fmt_number(games)}")
+        right = right and played == games
+    program = "; ".join(parts) + "; claimed " + ", ".join(claimed)
+    return Verdict(SUPPORTS if right else REFUTES, "record", program)
+
+
+def _record_said(toks: list[str]) -> tuple[list[tuple[str, float]], float | None]:
+    """The (outcome, N) a claim states ("won 6 games", "lost 8 games , won 5"), and M of "N out
+    of M games" / "N of M games" (None without one). A count without its noun is read only
+    beside one with it ("lost 8 games , won 5")."""
+    said, games, nouned = [], None, False
+    for i, w in enumerate(toks):
+        n = as_number(toks[i + 1]) if w in _RECORD_VERBS and i + 1 < len(toks) else None
+        if n is None or n != int(n):
+            continue
+        j = i + 2
+        rest = toks[j : j + 5]
+        if rest[:1] and rest[0] in _GAME_NOUNS:
+            nouned, j = True, j + 1
+            rest = toks[j : j + 4]
+        of = 2 if rest[:2] == ["out", "of"] else 1 if rest[:1] == ["of"] else 0
+        if of and rest[of : of + 1] and rest[of] in ("the", "their"):
+            of += 1
+        m = as_number(rest[of]) if of and of < len(rest) else None
+        if m is not None:
+            if games is not None or m != int(m):
+                return [], None
+            games = m
+            nouned = nouned or (rest[of + 1] if of + 1 < len(rest) else "") in _GAME_NOUNS
+        said.append((_RECORD_VERBS[w], n))
+    return (said, games) if nouned else ([], None)
 
 
 def _is_result_column(t: TableGrid, c: int) -> bool:
