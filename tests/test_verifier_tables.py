@@ -1560,3 +1560,19 @@ def test_a_header_row_repeated_as_data_names_no_row_and_holds_no_value():
     assert "lost == 'lost'" not in verdict.program
     verdict = execute("llandudno rfc lost 10 match with 513 points for", league)
     assert (verdict.label, "'lost'" in verdict.program) == (SUPPORTS, False)
+
+
+def test_attendance_reads_a_crowd_column_and_a_named_days_number_is_no_gap():
+    games = table_elements(
+        "games", [["date", "opponent", "venue", "crowd"],
+                  ["july 8", "mariners", "kingdome", "28241"],
+                  ["july 9", "royals", "kauffman stadium", "30044"],
+                  ["july 10", "angels", "anaheim stadium", "21000"]]
+    )  # fmt: skip
+    verdict = execute("The game with the highest attendance was held at Kauffman Stadium.", games)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    # "july 9" names the row: its 9 is not a difference the claim states
+    verdict = execute("The game on July 9 had a larger attendance than the game on July 8.", games)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    verdict = execute("The game on July 9 had 1803 more attendance than the game on July 8.", games)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS)

@@ -377,6 +377,10 @@ _IRREGULAR_FORMS = {
     "yds": {"yard"},
     "avg": {"average"},
     "pct": {"percentage", "percent"},
+    # words a claim uses for a column the table names otherwise ("the highest attendance" of an
+    # Australian football round's "crowd")
+    "crowd": {"attendance", "attend", "audience"},
+    "attendance": {"crowd"},
 }
 
 

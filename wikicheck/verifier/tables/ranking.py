@@ -14,6 +14,7 @@ from wikicheck.verifier.tables.grid import (
     TableGrid,
     Verdict,
     free_numbers,
+    mention_spans,
     one_numeric_column,
     rows_by_mention,
 )
@@ -226,9 +227,9 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     if col in t.dates:
         return None  # days between two dates: not a difference of their values
     cut = claim.tokens.index("than")
-    stated = [
-        n for n in Claim(claim.tokens[:cut], set(), [], claim.context).numbers() if n not in (a, b)
-    ]
+    named = [span for span in mention_spans(claim, t) if span[0] < cut]  # "on october 5"
+    before = Claim(claim.tokens[:cut], set(), [], claim.context)
+    stated = [n for n in before.numbers(skip=named) if n not in (a, b)]
     if a is None or b is None or len(stated) != 1:
         return None
     diff = a - b if more else b - a
