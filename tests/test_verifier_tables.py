@@ -1576,3 +1576,16 @@ def test_attendance_reads_a_crowd_column_and_a_named_days_number_is_no_gap():
     assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
     verdict = execute("The game on July 9 had 1803 more attendance than the game on July 8.", games)
     assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
+
+
+def test_the_extreme_of_one_game_is_the_columns_extreme():
+    games = table_elements(
+        "games", [["date", "opponent", "attendance"], ["april 2", "yankees", "49902"],
+                  ["april 3", "red sox", "13839"], ["april 5", "orioles", "20411"]]
+    )  # fmt: skip
+    verdict = execute("The lowest attendance for 1 game was 13839.", games)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "superlative", SUPPORTS, "min(attendance) = 13839; claimed 13839"
+    )  # fmt: skip
+    assert execute("The highest attendance in 1 game was 50000.", games).label == REFUTES
+    assert execute("The highest attendance in 2 games was 49902.", games) is None  # a count

@@ -138,15 +138,22 @@ def _extreme_value(
     # N comes after the superlative ("episode 10 have the lowest rating" names a row) and is
     # a value of no other column, nor a count of rows ("the most rebound in 12 game")
     after = toks[at[0] + 1 :]
-    if any(as_number(w) is not None and nxt in _COUNTED for w, nxt in zip(after, after[1:])):
+    pairs = list(zip(after, after[1:]))
+    if any(as_number(w) not in (None, 1) and nxt in _COUNTED for w, nxt in pairs):
         return None
+    # "for 1 game", "in 1 match": the extreme of one game, its 1 no value
+    single = [
+        (i, i + 1) for i, (w, nxt) in enumerate(pairs) if as_number(w) == 1 and nxt in _COUNTED
+    ]
     elsewhere = {t.value(r, c) for r in range(len(t.rows)) for c in t.rows[r] if c != col}
     stated = [
-        n
-        for n in Claim(toks[at[0] + 1 :], set(), [], claim.context).numbers()
-        if n not in elsewhere
+        n for n in Claim(after, set(), [], claim.context).numbers(skip=single) if n not in elsewhere
     ]
-    if len(stated) != 1 or len(claim.numbers()) != 1:
+    shift = at[0] + 1
+    if (
+        len(stated) != 1
+        or len(claim.numbers(skip=[(a + shift, b + shift) for a, b in single])) != 1
+    ):
         return None
     ok = abs(best - stated[0]) <= 1e-6 * max(1.0, abs(best))
     return Verdict(SUPPORTS if ok else REFUTES, "superlative",
