@@ -1589,3 +1589,18 @@ def test_the_extreme_of_one_game_is_the_columns_extreme():
     )  # fmt: skip
     assert execute("The highest attendance in 1 game was 50000.", games).label == REFUTES
     assert execute("The highest attendance in 2 games was 49902.", games) is None  # a count
+
+
+def test_a_cell_named_only_inside_a_longer_cell_of_its_column_names_no_row():
+    schools = table_elements(
+        "schools", [["school", "location", "enrolment"],
+                    ["brisbane grammar", "brisbane", "1500"],
+                    ["somerville house", "south brisbane", "1200"],
+                    ["st laurence", "south brisbane", "1400"],
+                    ["toowong college", "toowong", "900"]]
+    )  # fmt: skip
+    verdict = execute("There are 2 schools located in South Brisbane.", schools)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "count", SUPPORTS, "count(location == 'south brisbane') = 2; claimed 2"
+    )  # fmt: skip
+    assert execute("There are 3 schools located in South Brisbane.", schools).label == REFUTES

@@ -268,6 +268,7 @@ class TableGrid:
                     continue
                 if contains_span(claim, toks):
                     out.append((r, c))
+        out = self._without_inner(claim, out)
         days = [d for _, d in claim_days(claim)] if self.dates else []
         for c in sorted(self.dates) if days else ():
             for r in range(len(self.rows)):
@@ -275,6 +276,29 @@ class TableGrid:
                 if cell is not None and (r, c) not in out and any(same_day(cell, d) for d in days):
                     out.append((r, c))
         return out
+
+    def _without_inner(
+        self, claim: list[str], found: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """``found`` without the cells the claim names only inside a longer cell of the same
+        column: "south brisbane" names its row, not also the "brisbane" one."""
+        spans = {
+            key: [(i, i + len(toks)) for i in span_starts(claim, toks)]
+            for key in found
+            if (toks := tokenize(self.rows[key[0]][key[1]]))
+        }
+
+        def inner(key: tuple[int, int]) -> bool:
+            return bool(spans.get(key)) and all(
+                any(
+                    o[1] == key[1] and a <= i and j <= b and (b - a) > (j - i)
+                    for o in found
+                    for a, b in spans.get(o, ())
+                )
+                for i, j in spans[key]
+            )
+
+        return [key for key in found if not inner(key)]
 
     def _numbered(self, claim: list[str]) -> dict[int, set[float]]:
         """Column -> the numbers the claim gives right after the column's header ("week 12",
