@@ -173,6 +173,19 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          SUPPORTS, "count"),
         ("The 1936 West Virginia Mountaineers football team lost four games.", SUPPORTS, "record"),
         ("The 1936 West Virginia Mountaineers lost four games.", SUPPORTS, "record"),
+        ("In the 1954 VFL season, Collingwood played at home against Melbourne at the MCG on 19 "
+         "April 1954.", REFUTES, "lookup"),
+        ("In the 1954 VFL season, Richmond was the home team at Windy Hill on 3 July 1954.",
+         REFUTES, "lookup"),
+        ("The 1932 Harvard Crimson won 5 of their 8 games.", SUPPORTS, "record"),
+        ("Paavo Nurmi set a 1500 metres world record before Otto Peltzer did.", SUPPORTS,
+         "timing"),
+        ('The Casualty (series 5) episode "Remembrance" aired one week before "All\'s Fair".',
+         REFUTES, "timing"),
+        ("In the 127th Ohio General Assembly, Gary Cates was first elected 2 years after Robert "
+         "Schuler.", SUPPORTS, "timing"),
+        ("Steve Buehrer of the 127th Ohio General Assembly was first elected in 2006.", SUPPORTS,
+         "lookup"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

@@ -1497,8 +1497,14 @@ def test_a_team_given_the_other_side_of_its_game_is_refuted():
         "lookup", REFUTES, "away team = 'geelong'; claimed home team"
     )  # fmt: skip
     verdict = execute("richmond be the home team against essendon", cells)
-    assert (verdict.op, verdict.label) == ("match", REFUTES)
-    assert verdict.program.endswith("home team = 'essendon'; claimed 'richmond'")
+    assert (verdict.label, verdict.program) == (
+        REFUTES,
+        "away team = 'richmond'; claimed home team",
+    )
+    # as users write it, of the row's other team too
+    verdict = execute("Geelong played at home against Melbourne on 29 July 1967.", cells)
+    assert (verdict.label, verdict.program) == (REFUTES, "away team = 'geelong'; claimed home team")
+    assert execute("Richmond was the home team at Windy Hill.", cells).label == REFUTES
     # the side of the team the claim states it of, never another's
     assert execute("geelong be the away team at mcg", cells).label == SUPPORTS
     verdict = execute("carlton play the away team st kilda at princes park", cells)
@@ -1604,3 +1610,13 @@ def test_a_cell_named_only_inside_a_longer_cell_of_its_column_names_no_row():
         "count", SUPPORTS, "count(location == 'south brisbane') = 2; claimed 2"
     )  # fmt: skip
     assert execute("There are 3 schools located in South Brisbane.", schools).label == REFUTES
+
+
+def test_a_cells_footnote_marker_is_not_its_text():
+    senators = table_elements(
+        "senate", [["district", "senator", "first elected"], ["1", "steve buehrer [ 1 ]", "2006"],
+                   ["7", "robert schuler [ 6 ]", "2002"], ["4", "gary cates [ 4 ]", "2004"]]
+    )  # fmt: skip
+    assert [row[1] for row in TableGrid.from_cells(senators).rows][0] == "steve buehrer"
+    verdict = execute("Gary Cates was first elected 2 years after Robert Schuler.", senators)
+    assert (verdict.op, verdict.label) == ("timing", SUPPORTS)

@@ -33,6 +33,9 @@ from wikicheck.verifier.tables.text import (
     tokenize,
 )
 
+#: A footnote marker a Wikipedia cell keeps after its text ("Steve Buehrer [ 1 ]", "[ a ]").
+_FOOTNOTE = re.compile(r"\s*\[\s*(?:\d+|[a-z]|note \d+)\s*\]")
+
 
 def _shown_name(text: str) -> str:
     """A name as shown where a cell writes its sort key first, as Wikipedia's sortname template
@@ -123,7 +126,7 @@ class TableGrid:
         by_row: dict[int, dict[int, str]] = {}
         for el in data:
             row = by_row.setdefault(el.row or 0, {})
-            row[el.col] = _shown_name(" ".join(el.text.lower().split()))
+            row[el.col] = _shown_name(_FOOTNOTE.sub("", " ".join(el.text.lower().split())))
             if el.col_header_texts and not infobox:
                 headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
             if el.row_header_texts and not infobox:

@@ -54,13 +54,11 @@ _SIDE_WORDS = {"home": frozenset({"home"}), "away": frozenset({"away", "visitor"
 #: Where a claim states a team's side right after the team: "geelong play at home", "olimpia be
 #: the away team"; only so ("geelong beat the home team", "play footscray at home", "carlton
 #: play the away team melbourne" give the other team's side).
-_SIDE_LEADS = (
-    ("be", "at"),
-    ("be", "the"),
-    ("be",),
-    ("play", "at"),
-    ("play",),
-    ("be", "play", "at"),
+_SIDE_LEADS = tuple(
+    lead
+    for be in ("be", "was", "were", "is", "are")
+    for play in ("play", "played", "plays")
+    for lead in ((be, "at"), (be, "the"), (be,), (play, "at"), (play,), (be, play, "at"))
 )
 
 
@@ -100,7 +98,10 @@ def _wrong_side(claim: Claim, t: TableGrid, value: str, cols: set[int]) -> tuple
     words = tokenize(value)
     if not sides or not any(w[:1].isalpha() for w in words):
         return None  # a score or a number has no side
+    longer = [(a, b) for a, b in mention_spans(claim, t) if b - a > len(words)]
     for i in span_starts(claim.tokens, words):
+        if any(a <= i and i + len(words) <= b for a, b in longer):
+            continue  # "melbourne" of "south melbourne be the away team"
         side = _side_stated(claim.tokens, i + len(words))
         held = cols & sides["away" if side == "home" else "home"] if side else set()
         if held and not cols & sides[side]:
@@ -124,11 +125,12 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if named_by is None:
         return None
     row, name, key_cols = named_by
-    sides = _wrong_side(claim, t, name, set(key_cols))
-    if sides is not None:
-        claimed, held = sides
-        program = f"{t.headers[held]} = {name!r}; claimed {t.headers[claimed]}"
-        return Verdict(REFUTES, "lookup", program)
+    for (c, v), rs in column_rows.items():  # any team the row names, its own or its opponent
+        sides = _wrong_side(claim, t, v, {c}) if row in rs else None
+        if sides is not None:
+            claimed, held = sides
+            program = f"{t.headers[held]} = {v!r}; claimed {t.headers[claimed]}"
+            return Verdict(REFUTES, "lookup", program)
     relative = claim.words & _RELATIVE
     order = claim.words & _ORDER
     if "after" in relative and _lasted(claim.tokens, t):
