@@ -33,8 +33,17 @@ from wikicheck.verifier.tables.text import (
     tokenize,
 )
 
-#: A footnote marker a Wikipedia cell keeps after its text ("Steve Buehrer [ 1 ]", "[ a ]").
-_FOOTNOTE = re.compile(r"\s*\[\s*(?:\d+|[a-z]|note \d+)\s*\]")
+#: A bracketed mark a Wikipedia cell keeps after its text; a footnote's when it holds a number,
+#: a letter or "note" and a number ("Steve Buehrer [ 1 ]", "[ a ]", "[ note 2 ]").
+_FOOTNOTE_MARK = re.compile(r"\s*\[\s*([^\[\]]{1,12}?)\s*\]")
+
+
+def _without_footnotes(text: str) -> str:
+    def drop(m: re.Match[str]) -> str:
+        inner = m.group(1).removeprefix("note ")
+        return "" if inner.isdigit() or (len(inner) == 1 and inner.isalpha()) else m.group(0)
+
+    return _FOOTNOTE_MARK.sub(drop, text)
 
 
 def _shown_name(text: str) -> str:
@@ -126,7 +135,7 @@ class TableGrid:
         by_row: dict[int, dict[int, str]] = {}
         for el in data:
             row = by_row.setdefault(el.row or 0, {})
-            row[el.col] = _shown_name(_FOOTNOTE.sub("", " ".join(el.text.lower().split())))
+            row[el.col] = _shown_name(_without_footnotes(" ".join(el.text.lower().split())))
             if el.col_header_texts and not infobox:
                 headers[el.col] = " ".join(el.col_header_texts[-1].lower().split())
             if el.row_header_texts and not infobox:
