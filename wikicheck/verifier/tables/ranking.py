@@ -335,8 +335,9 @@ def aggregate(claim: Claim, t: TableGrid) -> Verdict | None:
 
 
 #: Units a claim states the time between two rows in ("16 year before", "6 day after").
-_TIME_UNITS = {"year": "year", "years": "year", "day": "day", "days": "day", "week": "week"}
-_TIME_UNITS |= {"weeks": "week"}
+_TIME_UNITS = {
+    "year": "year", "years": "year", "day": "day", "days": "day", "week": "week", "weeks": "week"
+}  # fmt: skip
 #: Words that place row A before (<) or after (>) row B in time.
 _TIMED = {"before": "<", "after": ">"}
 

@@ -54,11 +54,14 @@ _SIDE_WORDS = {"home": frozenset({"home"}), "away": frozenset({"away", "visitor"
 #: Where a claim states a team's side right after the team: "geelong play at home", "olimpia be
 #: the away team"; only so ("geelong beat the home team", "play footscray at home", "carlton
 #: play the away team melbourne" give the other team's side).
-_SIDE_LEADS = tuple(
-    lead
-    for be in ("be", "was", "were", "is", "are")
-    for play in ("play", "played", "plays")
-    for lead in ((be, "at"), (be, "the"), (be,), (play, "at"), (play,), (be, play, "at"))
+_BE = ("be", "was", "were", "is", "are")
+_PLAY = ("play", "played", "plays")
+_SIDE_LEADS = (
+    [(be, word) for be in _BE for word in ("at", "the")]
+    + [(be,) for be in _BE]
+    + [(play, "at") for play in _PLAY]
+    + [(play,) for play in _PLAY]
+    + [(be, play, "at") for be in _BE for play in _PLAY]
 )
 
 
