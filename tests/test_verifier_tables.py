@@ -304,9 +304,10 @@ def test_lookup_reads_numbers_outside_the_cells_that_name_the_row():
 def test_lookup_finds_every_stated_number_in_the_named_row():
     verdict = execute("when the grid be 9 the opponent be the bears with lap of 14", GAMES)
     assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
-    assert verdict.program == "row[bears] holds 9, 14; claimed 9, 14"
-    # one number the row does not hold: no column to refute it in, so undecided
-    assert execute("when the grid be 9 the opponent be the bears with lap of 15", GAMES) is None
+    assert verdict.program == "grid[bears] = 9, laps[bears] = 14; claimed 9, 14"
+    # "lap of 15": the column is named, the row holds another number there
+    verdict = execute("when the grid be 9 the opponent be the bears with lap of 15", GAMES)
+    assert (verdict.label, verdict.program) == (REFUTES, "laps[bears] = 14; claimed 15")
     # a relation to the value, not the value: "before 14" is not "14"
     assert execute("the bears game be before lap 14 on grid 9", GAMES) is None
 
@@ -894,9 +895,14 @@ def test_a_clause_naming_no_row_reads_the_row_the_clause_before_named():
         "race", [["driver", "constructor", "grid", "laps"], ["nino farina", "ferrari", "2", "36"],
                  ["robert manzon", "gordini", "4", "35"], ["jean behra", "gordini", "6", "20"]]
     )  # fmt: skip
-    verdict = execute("robert manzon drove 35 laps and a grid of 6", cells)
+    verdict = execute("robert manzon drove 34 laps and a grid of 7", cells)
     assert (verdict.op, verdict.label) == ("conjunction", REFUTES)
-    assert verdict.program.endswith("(grid[robert manzon] = 4; claimed 6)")
+    assert verdict.program.endswith("(grid[robert manzon] = 4; claimed 7)")
+    # "35 laps" names a cell of the row: one lookup reads both numbers, and a grid another
+    # row holds names that row's cell, which is not his
+    verdict = execute("robert manzon drove 35 laps and a grid of 6", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)
+    assert verdict.program == "grid[robert manzon] = 4; claimed 6"
     assert execute("robert manzon drove 35 laps and a grid of 4", cells).label == SUPPORTS
 
 
@@ -1620,3 +1626,39 @@ def test_a_cells_footnote_marker_is_not_its_text():
     assert [row[1] for row in TableGrid.from_cells(senators).rows][0] == "steve buehrer"
     verdict = execute("Gary Cates was first elected 2 years after Robert Schuler.", senators)
     assert (verdict.op, verdict.label) == ("timing", SUPPORTS)
+
+
+LEAGUE = table_elements(
+    "league", [["position", "team", "played", "draws", "losses", "points"],
+               ["1", "olimpia", "18", "4", "2", "40"], ["2", "libertad", "18", "3", "5", "33"],
+               ["3", "guaraní", "18", "3", "7", "27"], ["4", "nacional", "18", "6", "6", "24"]]
+)  # fmt: skip
+
+
+def test_a_number_given_after_its_columns_header_and_be_or_of_names_its_cell():
+    # TabFact's "when A be x , B be y": the values name the row together
+    verdict = execute("when there be 3 draw and the point be 27 , the number of loss be 7", LEAGUE)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "draws[27] = 3, losses[27] = 7; claimed 3, 7"
+    assert (
+        execute("when there be 3 draw and the point be 27 , the number of loss be 5", LEAGUE).label
+        == REFUTES
+    )
+    verdict = execute("libertad have a point of 40", LEAGUE)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", REFUTES, "points[libertad] = 33; claimed 40"
+    )  # fmt: skip
+    # over all the rows, not one row's value
+    assert execute("the highest point be 33", LEAGUE).label == REFUTES
+
+
+def test_a_number_written_before_its_columns_header_names_its_cell_unless_it_counts_rows():
+    verdict = execute("guaraní have 7 losses and 27 points", LEAGUE)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "losses[guaraní] = 7, points[guaraní] = 27; claimed 7, 27"
+    assert execute("guaraní have 6 losses and 27 points", LEAGUE).label == REFUTES
+    # "3 of the 4 position": a count of rows where a column numbers them, no row named 4
+    grid = TableGrid.from_cells(LEAGUE)
+    assert grid.mentions(tokenize("3 of the 4 position")) == []
+    assert grid.mentions(tokenize("only 6 draws")) == []
+    assert grid.mentions(tokenize("6 draws")) == [(3, 3)]

@@ -24,11 +24,16 @@ from wikicheck.common.quantities import (
 from wikicheck.common.text import stem
 from wikicheck.model import Element
 from wikicheck.verifier.tables.text import (
+    AVERAGE_WORDS,
+    MAX_WORDS,
+    MIN_WORDS,
     STOP_WORDS,
+    TOTAL_WORDS,
     as_number,
     contains_span,
     fmt_number,
     parse_number,
+    relation_before,
     span_starts,
     tokenize,
 )
@@ -320,8 +325,10 @@ class TableGrid:
             head = tokenize(header)
             if not head or c in self.dates:
                 continue
-            for i in span_starts(claim, head):
+            for i in _header_starts(claim, head):
                 j = i + len(head)
+                if claim[j : j + 1] and claim[j] in _VALUE_LINKS:
+                    j += 1  # "the point be 9", "a score of 71"
                 if j >= len(claim) or (n := as_number(claim[j])) is None:
                     continue
                 after = claim[j + 1 : j + 3]
@@ -335,8 +342,24 @@ class TableGrid:
                     continue  # "between game 15 and 29", "series 2 , 3": a span or a list
                 if set(claim[max(0, i - 2) : i]) & _ORDERING:
                     continue  # "after week 8": another row than the one named
+                if j > i + len(head) and set(claim[max(0, i - 2) : i]) & _OVER_ROWS:
+                    continue  # "the average score be 70": of all rows, not one row's value
                 out.setdefault(c, set()).add(n)
+            for i in _header_starts(claim, head) if not self._numbers_rows(c) else ():
+                n = as_number(claim[i - 1]) if i else None
+                before = claim[max(0, i - 3) : i - 1]
+                if n is None or (before and before[-1] in "-:/") or relation_before(claim, i - 1):
+                    continue  # "6 - 2 win", "more than 3 draw": not the row's value
+                if set(before) & (_ORDERING | _COUNTING | _OVER_ROWS):
+                    continue  # "only 1 second place", "3 of the 5 game"
+                out.setdefault(c, set()).add(n)  # "13 cap", "3 draw"
         return out
+
+    def _numbers_rows(self, col: int) -> bool:
+        """Whether column ``col`` numbers the rows 1, 2, 3 ... (a game, week or round): "5 game"
+        counts games there, it names no row."""
+        values = [self.value(r, col) for r in range(len(self.rows))]
+        return len(values) > 1 and values == [float(i) for i in range(1, len(values) + 1)]
 
     def day(self, row: int, col: int) -> Quantity | None:
         """The day a date cell names (None: no day), read once per cell."""
@@ -445,10 +468,24 @@ def writes_header(words: Sequence[str], head: Sequence[str]) -> bool:
     )
 
 
+#: What a claim writes between a column's header and the value it gives ("the point be 9").
+_VALUE_LINKS = frozenset({"be", "of", "="})
+
+
+def _header_starts(claim: list[str], head: list[str]) -> list[int]:
+    """Where the claim writes the header ``head`` (:func:`writes_header`)."""
+    n = len(head)
+    return [i for i in range(len(claim) - n + 1) if writes_header(claim[i : i + n], head)]
+
+
 #: What joins a header's number to more numbers ("game 15 and 29", "series 2 , 3 and 4").
 _SPAN_JOINERS = frozenset({"and", "to", ",", "or", "through"})
 #: Words before "week 8" that point at rows other than the one named.
 _ORDERING = frozenset("after before since until between prior following previous".split())
+#: Words before a number that count rows rather than give one row's value ("only 1 season").
+_COUNTING = frozenset("only of all total".split())
+#: Words before a column's header that read all its rows ("the highest score be 70").
+_OVER_ROWS = MAX_WORDS | MIN_WORDS | TOTAL_WORDS | AVERAGE_WORDS
 
 
 def _is_score(toks: list[str]) -> bool:

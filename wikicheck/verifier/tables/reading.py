@@ -4,6 +4,8 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from wikicheck.common.quantities import (
     MONTH_WORDS,
     as_ordinal,
@@ -155,7 +157,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
             # claim names the column that does not ("vancouver be at home")
         if contains_span(tokenize(t.rows[row].get(c, "")), tokenize(v)):
             continue  # "euro 2012" of the row's "euro 2012 qualifier": a part of its value
-        program = f"{t.headers.get(c, c)}[{name}] = {t.rows[row].get(c, '')!r}; claimed {v!r}"
+        have = _shown_cell(t.rows[row].get(c, ""))
+        program = f"{t.headers.get(c, c)}[{name}] = {have}; claimed {_shown_cell(v)}"
         return Verdict(REFUTES, "lookup", program)
     shaped = None if relative else _shaped_value(claim, t, row, key_cols)
     if shaped is not None:
@@ -184,7 +187,7 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         c, n = ranked
         program = f"{t.headers[c]}[{name}] = {fmt_number(have)}; claimed {n}"
         return Verdict(SUPPORTS if have == n else REFUTES, "lookup", program)
-    cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
+    cols = _stated_columns(claim, t, key_cols | _said_columns(row, column_rows))
     free = free_numbers(claim, t)
     if _bounded(claim):
         return None  # "rank below 7" states a bound, not the row's value: ``bound`` reads it
@@ -210,10 +213,20 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     stated = [(c, v) for (c, v) in column_rows if c not in key_cols]
     stated.sort(key=lambda cv: row not in column_rows[cv])  # the column holding it first
     if stated and not free:  # a stated number the row does not hold leaves it undecided
-        c, v = stated[0]
-        program = f"{t.headers.get(c, c)}[{name}] = {v!r}; claimed {v!r}"
-        return Verdict(SUPPORTS, "lookup", program)
+        held_cells = [(c, v) for c, v in stated if row in column_rows[(c, v)]] or stated[:1]
+        held_cells.sort(key=_said_at(claim))
+        shown = ", ".join(
+            f"{t.headers.get(c, c)}[{name}] = {_shown_cell(v)}" for c, v in held_cells
+        )
+        claimed = ", ".join(_shown_cell(v) for _, v in held_cells)
+        return Verdict(SUPPORTS, "lookup", f"{shown}; claimed {claimed}")
     return None
+
+
+def _shown_cell(text: str) -> str:
+    """A cell as a program shows it: a number as a number ("12.5"), text quoted ("'ferrari'")."""
+    n = as_number(text)
+    return repr(text) if n is None else fmt_number(n)
 
 
 def _lasted(toks: list[str], t: TableGrid) -> bool:
@@ -808,7 +821,8 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     if row_of is None:
         return None
     row, name, key_cols = row_of
-    cols = [c for c in t.header_columns(claim.words, numeric_only=True) if c not in key_cols]
+    said = key_cols | _said_columns(row, rows_by_mention(claim, t))
+    cols = _stated_columns(claim, t, said)
     toks = claim.tokens
     spans = mention_spans(claim, t)
     bounds = []
@@ -825,6 +839,18 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if RELATION_TEST[rel](have, n) else REFUTES, "bound", program)
 
 
+def _said_columns(row: int, rows_of: dict[tuple[int, str], set[int]]) -> set[int]:
+    """The columns of ``row`` whose cells the claim names (``rows_of``: :func:`rows_by_mention`):
+    their values are read already ("a try bonus of 10"), the claim states no other there."""
+    return {c for (c, _), rs in rows_of.items() if row in rs}
+
+
+def _stated_columns(claim: Claim, t: TableGrid, said: set[int]) -> list[int]:
+    """The numeric columns the claim's words name (:meth:`TableGrid.header_columns`) whose
+    value for ``row`` it has not said already (``said``)."""
+    return [c for c in t.header_columns(claim.words, numeric_only=True) if c not in said]
+
+
 def _named_row(
     claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]] | None = None
 ) -> tuple[int, str, set[int]] | None:
@@ -834,10 +860,24 @@ def _named_row(
     keys = {
         k: next(iter(rs)) for k, rs in rows_of.items() if len(rs) == 1 and k[0] not in t.leaders
     }
-    if len(set(keys.values())) != 1:
+    # a number the claim gives a column ("a total of 161") is a value the row is checked for,
+    # not its name, when a name or an earlier number ("in round 7") names the row
+    named = [k for k in keys if as_number(k[1]) is None] or list(keys)
+    if len({keys[k] for k in named}) != 1:
         return None
-    (_, name), row = next(iter(keys.items()))
-    return row, name, {c for c, _ in keys}
+    if len(named) > 1 and as_number(named[0][1]) is not None:
+        named = [min(named, key=_said_at(claim))]
+    (_, name), row = named[0], keys[named[0]]
+    return row, name, {c for c, _ in named}
+
+
+def _said_at(claim: Claim) -> Callable[[tuple[int, str]], int]:
+    """Where the claim first says a (column, value) key's value (its length if nowhere)."""
+
+    def at(key: tuple[int, str]) -> int:
+        return next(iter(span_starts(claim.tokens, tokenize(key[1]))), len(claim.tokens))
+
+    return at
 
 
 def named_row(claim: Claim, t: TableGrid) -> str | None:
