@@ -1662,3 +1662,28 @@ def test_a_number_written_before_its_columns_header_names_its_cell_unless_it_cou
     assert grid.mentions(tokenize("3 of the 4 position")) == []
     assert grid.mentions(tokenize("only 6 draws")) == []
     assert grid.mentions(tokenize("6 draws")) == [(3, 3)]
+
+
+def test_a_columns_number_given_with_have_names_its_cell():
+    wards = table_elements(
+        "ottawa", [["ward", "gauthier", "bello", "haydon"], ["kanata south", "5", "9", "326"],
+                   ["osgoode", "11", "13", "201"], ["river", "7", "2", "188"]]
+    )  # fmt: skip
+    verdict = execute("bello have 13 when gauthier have 11", wards)
+    assert (verdict.label, verdict.program) == (SUPPORTS, "gauthier[13] = 11; claimed 11")
+    assert execute("bello have 9 when gauthier have 11", wards).label == REFUTES
+    verdict = execute("gauthier have 11 when kanata south have 5", wards)
+    assert (verdict.label, verdict.program) == (REFUTES, "gauthier[kanata south] = 5; claimed 11")
+
+
+def test_more_than_any_other_is_the_superlative():
+    verdict = execute("libertad have more losses than any other team", LEAGUE)
+    assert verdict is not None and verdict.op == "superlative"
+    assert (verdict.label, verdict.program) == (
+        REFUTES,
+        "argmax(losses) = guaraní; named: libertad",
+    )
+    assert execute("guaraní have more losses than anyone else", LEAGUE).label == SUPPORTS
+    assert execute("olimpia have fewer losses than all other teams", LEAGUE).label == SUPPORTS
+    # by how much is a difference, not the extreme
+    assert execute("guaraní have 1 more losses than any other team", LEAGUE) is None

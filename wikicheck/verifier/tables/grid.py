@@ -469,7 +469,7 @@ def writes_header(words: Sequence[str], head: Sequence[str]) -> bool:
 
 
 #: What a claim writes between a column's header and the value it gives ("the point be 9").
-_VALUE_LINKS = frozenset({"be", "of", "="})
+_VALUE_LINKS = frozenset({"be", "of", "=", "have", "at"})
 
 
 def _header_starts(claim: list[str], head: list[str]) -> list[int]:

@@ -43,7 +43,11 @@ _COUNTED = frozenset("game games match matches time times race races season seas
 
 
 def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
-    """ "<row> has the highest/lowest <column>": is the named row the extreme one?"""
+    """ "<row> has the highest/lowest <column>": is the named row the extreme one? Also "<row>
+    has more <column> than any other" (:func:`_with_superlative`)."""
+    toks = _with_superlative(claim.tokens)
+    if toks is not claim.tokens:
+        claim = Claim(toks, set(toks), claim.mentions, claim.context)
     want = max if claim.words & MAX_WORDS else min if claim.words & MIN_WORDS else None
     speed = None if want else _by_speed(claim, t)
     if speed is not None:
@@ -95,6 +99,42 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     if not ok and {values.get(r) for r in named} & set(claim.numbers()):
         return None  # "the lowest pick for the buffalo bill be 152": the row's own value
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
+
+
+#: A comparative and the superlative it makes against every other row ("more ... than any").
+_SUPERLATIVE_OF = {
+    "more": "most", "higher": "highest", "larger": "largest", "greater": "greatest",
+    "bigger": "biggest", "longer": "longest", "better": "best", "less": "least",
+    "lower": "lowest", "smaller": "smallest", "fewer": "fewest", "shorter": "shortest",
+    "worse": "worst", "faster": "fastest", "slower": "slowest",
+}  # fmt: skip
+#: What follows "than" where it compares a row with every other one ("than any other team",
+#: "than anyone else", "than all other teams", "than any of the other venues").
+_EVERY_OTHER = (
+    ("any", "of", "the", "other"), ("all", "other"), ("every", "other"), ("any", "other"),
+    ("anyone", "else"), ("anybody", "else"), ("anything", "else"), ("any",), ("anyone",),
+)  # fmt: skip
+
+
+def _with_superlative(toks: list[str]) -> list[str]:
+    """ "more high rebounds than any other player" written as the superlative it states, "most
+    high rebounds player": the row is the extreme one. Not where
+    a number says by how much ("3 more floors than any other"): that is a difference."""
+    cuts = []
+    for i, t in enumerate(toks):
+        widths = [len(w) for w in _EVERY_OTHER if tuple(toks[i + 1 : i + 1 + len(w)]) == w]
+        if t == "than" and widths:
+            cuts.append((i, 1 + max(widths)))
+    if len(cuts) != 1:
+        return toks
+    i, width = cuts[0]
+    said = [j for j in range(i) if toks[j] in _SUPERLATIVE_OF]
+    if not said or (said[-1] and as_number(toks[said[-1] - 1]) is not None):
+        return toks
+    out = list(toks)
+    out[said[-1]] = _SUPERLATIVE_OF[toks[said[-1]]]
+    del out[i : i + width]
+    return out
 
 
 #: Words that bound the rows a superlative ranks ("since 2006", "between 2005 and 2011").
