@@ -1687,3 +1687,20 @@ def test_more_than_any_other_is_the_superlative():
     assert execute("olimpia have fewer losses than all other teams", LEAGUE).label == SUPPORTS
     # by how much is a difference, not the extreme
     assert execute("guaraní have 1 more losses than any other team", LEAGUE) is None
+
+
+def test_a_number_before_a_header_counts_rows_where_the_column_numbers_them():
+    games = table_elements(
+        "log", [["game", "opponent", "high points"], ["45", "boston", "joe johnson"],
+                ["46", "miami", "josh smith"], ["47", "orlando", "joe johnson"]]
+    )  # fmt: skip
+    grid = TableGrid.from_cells(games)
+    # games 45, 46, 47 number the rows: "2 games" counts them, "game 46" names one
+    assert grid.mentions(tokenize("in 2 game")) == []
+    assert grid.mentions(tokenize("46 game")) == []
+    assert grid.mentions(tokenize("game 46")) == [(1, 0)]
+    seasons = table_elements(
+        "seasons", [["season", "wins"], ["1988", "3"], ["1989", "5"], ["1990", "4"]]
+    )  # fmt: skip
+    # years one by one are names: "the 1989 season" is a row
+    assert TableGrid.from_cells(seasons).mentions(tokenize("the 1989 season")) == [(1, 0)]

@@ -356,10 +356,16 @@ class TableGrid:
         return out
 
     def _numbers_rows(self, col: int) -> bool:
-        """Whether column ``col`` numbers the rows 1, 2, 3 ... (a game, week or round): "5 game"
-        counts games there, it names no row."""
+        """Whether column ``col`` numbers the rows one by one (games 1, 2, 3 ..., or 45, 46 ...
+        of a season's later months): "5 game" counts games there, it names no row. Years one
+        by one ("the 1993 season") are names."""
         values = [self.value(r, col) for r in range(len(self.rows))]
-        return len(values) > 1 and values == [float(i) for i in range(1, len(values) + 1)]
+        return (
+            len(values) > 1
+            and values[0] is not None
+            and values == [values[0] + i for i in range(len(values))]
+            and bare_year(self.rows[0].get(col, "")) is None
+        )
 
     def day(self, row: int, col: int) -> Quantity | None:
         """The day a date cell names (None: no day), read once per cell."""
