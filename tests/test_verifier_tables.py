@@ -73,7 +73,10 @@ def test_bound_compares_the_named_rows_value():
     assert verdict.program == "score[tiger woods] = 70; claimed > 71"
     assert _run("ernie els score less than 66") == ("bound", SUPPORTS)
     assert _run("ernie els of south africa score less than 66 in round 2") is None  # 2 numbers
-    assert _run("ernie els do not score less than 66") is None  # negated
+    # negated: the bound's answer flipped
+    assert _run("ernie els do not score less than 66") == (
+        "negation", REFUTES if _run("ernie els score less than 66")[1] == SUPPORTS else SUPPORTS
+    )  # fmt: skip
 
 
 def test_ordinal_ranks_the_named_row():
@@ -312,10 +315,15 @@ def test_lookup_finds_every_stated_number_in_the_named_row():
     assert execute("the bears game be before lap 14 on grid 9", GAMES) is None
 
 
-def test_negated_claims_get_no_answer_from_operations_that_ignore_the_negation():
+def test_operations_that_ignore_a_negation_answer_the_claim_without_it_flipped():
     assert _run("tiger woods be from usa") == ("lookup", SUPPORTS)
-    assert _run("tiger woods be not from usa") is None
-    assert _run("nick price do not have the highest score") is None
+    assert _run("tiger woods be not from usa") == ("negation", REFUTES)
+    have = _run("nick price have the highest score")
+    assert have is not None and have[0] == "superlative"
+    flipped = REFUTES if have[1] == SUPPORTS else SUPPORTS
+    assert _run("nick price do not have the highest score") == ("negation", flipped)
+    # a count the claim denies may be any other number, or fewer: no answer
+    assert _run("there are not 5 players") is None
 
 
 def test_a_not_inside_a_named_title_or_column_is_no_negation():
@@ -328,8 +336,9 @@ def test_a_not_inside_a_named_title_or_column_is_no_negation():
     assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
     verdict = execute("home but not alone be episode number 47 in the series", episodes)
     assert (verdict.op, verdict.label) == ("lookup", REFUTES)
-    # the claim's own "not" still silences the operations that would read past it
-    assert execute("the episode no safe place do not have 8.95 million us viewer", episodes) is None
+    # the claim's own "not" is read: the answer without it, flipped
+    verdict = execute("the episode no safe place do not have 8.95 million us viewer", episodes)
+    assert (verdict.op, verdict.label) == ("negation", REFUTES)
 
 
 def test_superlative_within_the_rows_a_condition_names():
@@ -1704,3 +1713,25 @@ def test_a_number_before_a_header_counts_rows_where_the_column_numbers_them():
     )  # fmt: skip
     # years one by one are names: "the 1989 season" is a row
     assert TableGrid.from_cells(seasons).mentions(tokenize("the 1989 season")) == [(1, 0)]
+
+
+DRAFT = table_elements(
+    "draft", [["round", "player", "position", "college"], ["1", "ryan russell", "center", "kelowna"],
+              ["2", "mark fistric", "defence", "vancouver"], ["3", "don't stop", "left wing", "regina"]]
+)  # fmt: skip
+
+
+def test_a_simple_negation_is_the_flipped_answer_of_the_claim_without_it():
+    verdict = execute("ryan russell doesn't play center", DRAFT)
+    assert (verdict.op, verdict.label) == ("negation", REFUTES)
+    assert verdict.program == (
+        "not (rows(player == 'ryan russell' & position == 'center') = [ryan russell])"
+    )
+    assert execute("mark fistric did not play center", DRAFT).label == SUPPORTS
+    assert execute("mark fistric never play for vancouver", DRAFT).label == REFUTES
+    # a cell's own "n't" is its text, not a negation
+    verdict = execute("don't stop play for regina", DRAFT)
+    assert (verdict.op, verdict.label) == ("match", SUPPORTS)
+    # a negated clause among others, and "not only": left to the model
+    assert execute("mark fistric did not play center , and ryan russell do", DRAFT) is None
+    assert execute("mark fistric did not even play center", DRAFT) is None

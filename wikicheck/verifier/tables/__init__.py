@@ -180,9 +180,50 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     title = next((el.page for el in cells if el.type == "cell" and el.page), "")
     if title:
         toks, context = _without_title(toks, title, grid)
-    toks = _with_countries(_with_ordinals(_with_initials(toks, grid), grid), grid)
+    toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
+
+
+#: Contractions whose verb is not the word before "n't" ("can't", "won't").
+_CONTRACTED = {"can": "can", "won": "will", "ain": "is"}
+
+
+def _with_not(toks: list[str], grid: TableGrid) -> list[str]:
+    """ "didn't" (tokens "didn", "'", "t") written "did not", so that a contracted negation
+    is read as the negation it is; not where a cell writes it ("Don't Just Do It")."""
+    if "'" not in toks:
+        return toks
+    texts, _ = _cells_and_words(grid)
+    kept = {
+        tokenize(text)[i - 2]
+        for text in texts
+        if "'" in text
+        for i in _contractions(tokenize(text))
+    }
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if i + 2 in _contractions(toks) and t not in kept:
+            out += [_CONTRACTED.get(t, t[:-1]), "not"]
+            i += 3
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _contractions(toks: list[str]) -> set[int]:
+    """Where "n't" ends in ``toks``: the index of each "t" after a word ending in "n" and "'"."""
+    return {
+        i
+        for i in range(2, len(toks))
+        if toks[i] == "t"
+        and toks[i - 1] == "'"
+        and toks[i - 2].endswith("n")
+        and len(toks[i - 2]) > 2
+    }
 
 
 def _is_initial(token: str) -> bool:
@@ -246,11 +287,16 @@ def _with_countries(toks: list[str], grid: TableGrid) -> list[str]:
 
 
 def _negated(claim: Claim, grid: TableGrid) -> bool:
-    """Whether the claim says "not": a negation word outside the cells and column headers it
+    """Whether the claim says "not" (:func:`_negations`)."""
+    return bool(_negations(claim, grid))
+
+
+def _negations(claim: Claim, grid: TableGrid) -> list[int]:
+    """Where the claim says "not": its negation words outside the cells and column headers it
     names. "the episode no safe place have 8.95 million us viewer" and "home but not alone be
     episode number 57" name titles; "the highest no in season" names a column."""
     if not claim.words & _NEGATION:
-        return False
+        return []
     named: set[int] = set()
     phrases = [tokenize(grid.rows[r][c]) for r, c in claim.mentions]
     phrases += [tokenize(h) for h in grid.headers.values()]
@@ -258,7 +304,7 @@ def _negated(claim: Claim, grid: TableGrid) -> bool:
         if phrase and set(phrase) & _NEGATION:
             for j in span_starts(claim.tokens, phrase):
                 named.update(range(j, j + len(phrase)))
-    return any(t in _NEGATION and i not in named for i, t in enumerate(claim.tokens))
+    return [i for i, t in enumerate(claim.tokens) if t in _NEGATION and i not in named]
 
 
 #: Set (to anything but "" or "0") to let an operation's exception propagate instead of being
@@ -317,7 +363,39 @@ def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
         verdict = _guarded(op, text, lambda rule=rule: rule(claim, grid))
         if verdict:
             return verdict
+    affirmed = _without_not(claim, grid) if negated else None
+    flipped = [(op, rule) for op, rule in OPS.items() if op in _READS_NO_NEGATION - _COUNTS]
+    for op, rule in flipped if affirmed else ():  # in the operations' order: same answer each run
+        verdict = _guarded(op, text, lambda rule=rule: rule(affirmed, grid))
+        if verdict:
+            label = REFUTES if verdict.label == SUPPORTS else SUPPORTS
+            return Verdict(label, "negation", f"not ({verdict.program})")
     return None
+
+
+#: Operations that count rows: "did not win 3 games" may mean fewer, not another number.
+_COUNTS = frozenset({"count", "shape", "record"})
+#: Words after "not" that make it more than the negation of one statement ("not only", "not
+#: a single", "not even 1": a count), and words joining a negated clause to another.
+_NOT_SIMPLE = frozenset("only even a an any single just until yet both all every".split())
+_CONTRASTS = frozenset(
+    "but while whereas although though however instead rather nor neither either except".split()
+    + [",", "and", "which", "who"]  # a negated clause among others
+)
+
+
+def _without_not(claim: Claim, grid: TableGrid) -> Claim | None:
+    """The claim without its one "not" or "never" ("Ryan Russell does not play center"), whose
+    answer, flipped, is the claim's; None where the negation is not that simple."""
+    toks = claim.tokens
+    said = _negations(claim, grid)
+    if len(said) != 1 or toks[said[0]] not in ("not", "never") or claim.words & _CONTRASTS:
+        return None
+    i = said[0]
+    if toks[i + 1 : i + 2] and toks[i + 1] in _NOT_SIMPLE:
+        return None
+    rest = toks[:i] + toks[i + 1 :]
+    return Claim(rest, set(rest), grid.mentions(rest), claim.context)
 
 
 def _few_words(clause: list[str]) -> bool:
