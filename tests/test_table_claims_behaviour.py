@@ -186,6 +186,14 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          "Schuler.", SUPPORTS, "timing"),
         ("Steve Buehrer of the 127th Ohio General Assembly was first elected in 2006.", SUPPORTS,
          "lookup"),
+        ("Arnold Palmer did not win the Bing Crosby National Pro-Am in the 1963 PGA Tour.",
+         SUPPORTS, "negation"),
+        ("Jack Nicklaus didn't win the Palm Springs Golf Classic in the 1963 PGA Tour.", REFUTES,
+         "negation"),
+        ("At the 1952 Belgian Grand Prix, Mike Hawthorn didn't drive a Ferrari.", SUPPORTS,
+         "negation"),
+        ("In the 1963 PGA Tour, Gary Player won more tournaments than any other golfer.", REFUTES,
+         "count_comparison"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):

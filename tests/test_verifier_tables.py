@@ -233,7 +233,7 @@ def test_packaged_precision_is_per_operation_and_label_and_shrunk_towards_chance
     counts = json.loads(files("wikicheck.verifier").joinpath(tables.PRECISION_FILE).read_text())[
         "counts"
     ]
-    assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none", "conjunction"}
+    assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none", "conjunction", "negation"}
     for op, by_label in counts.items():
         for label, c in by_label.items():
             raw = c["right"] / c["fired"]
@@ -1696,6 +1696,10 @@ def test_more_than_any_other_is_the_superlative():
     assert execute("olimpia have fewer losses than all other teams", LEAGUE).label == SUPPORTS
     # by how much is a difference, not the extreme
     assert execute("guaraní have 1 more losses than any other team", LEAGUE) is None
+    # a tie is not more than every other: the most, but not alone
+    assert execute("olimpia have the most played", LEAGUE).label == SUPPORTS
+    verdict = execute("olimpia have more played than any other team", LEAGUE)
+    assert (verdict.op, verdict.label) == ("superlative", REFUTES)
 
 
 def test_a_number_before_a_header_counts_rows_where_the_column_numbers_them():
@@ -1735,3 +1739,6 @@ def test_a_simple_negation_is_the_flipped_answer_of_the_claim_without_it():
     # a negated clause among others, and "not only": left to the model
     assert execute("mark fistric did not play center , and ryan russell do", DRAFT) is None
     assert execute("mark fistric did not even play center", DRAFT) is None
+    # a comma after the page's title joins no clause
+    assert execute("In the draft, mark fistric did not play center", DRAFT).label == SUPPORTS
+    assert execute("mark fistric , the defence , did not play center", DRAFT) is None

@@ -389,7 +389,9 @@ def _without_not(claim: Claim, grid: TableGrid) -> Claim | None:
     answer, flipped, is the claim's; None where the negation is not that simple."""
     toks = claim.tokens
     said = _negations(claim, grid)
-    if len(said) != 1 or toks[said[0]] not in ("not", "never") or claim.words & _CONTRASTS:
+    # a comma after the page's title ("At the 1952 Belgian Grand Prix, ...") joins no clause
+    joins = {t for j, t in enumerate(toks) if t != "," or toks[j - 1 : j] != [TITLE_MASK]}
+    if len(said) != 1 or toks[said[0]] not in ("not", "never") or joins & _CONTRASTS:
         return None
     i = said[0]
     if toks[i + 1 : i + 2] and toks[i + 1] in _NOT_SIMPLE:

@@ -46,7 +46,8 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> has the highest/lowest <column>": is the named row the extreme one? Also "<row>
     has more <column> than any other" (:func:`_with_superlative`)."""
     toks = _with_superlative(claim.tokens)
-    if toks is not claim.tokens:
+    alone = toks is not claim.tokens  # "more than any other": a tie is not more
+    if alone:
         claim = Claim(toks, set(toks), claim.mentions, claim.context)
     want = max if claim.words & MAX_WORDS else min if claim.words & MIN_WORDS else None
     speed = None if want else _by_speed(claim, t)
@@ -67,7 +68,7 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     if often and len(rows_of) == 1:
         (c, v), rows = next(iter(rows_of.items()))
         if len(rows) > 1:
-            return _most_often(want, c, v, t)
+            return _most_often(want, c, v, t, alone)
     if speed is None:
         col = one_numeric_column(claim, t)
     if col is None:
@@ -96,6 +97,8 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     winners = [t.name(r) for r, v in values.items() if v == best]
     program = f"{fn}({t.headers[col]}){where} = {' | '.join(winners)}; named: {t.name(named[0])}"
     ok = any(values.get(r) == best for r in named)
+    if alone:
+        ok = ok and {r for r, v in values.items() if v == best} <= set(named)
     if not ok and {values.get(r) for r in named} & set(claim.numbers()):
         return None  # "the lowest pick for the buffalo bill be 152": the row's own value
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
@@ -200,8 +203,9 @@ def _extreme_value(
                    f"{program} = {fmt_number(best)}; claimed {fmt_number(stated[0])}")  # fmt: skip
 
 
-def _most_often(want: Callable, col: int, value: str, t: TableGrid) -> Verdict:
-    """Is ``value`` the most (least) frequent value of its column?"""
+def _most_often(want: Callable, col: int, value: str, t: TableGrid, alone: bool = False) -> Verdict:
+    """Is ``value`` the most (least) frequent value of its column (and no other as frequent,
+    if ``alone``)?"""
     counts: dict[str, int] = {}
     for row in t.rows:
         if row.get(col):
@@ -211,7 +215,8 @@ def _most_often(want: Callable, col: int, value: str, t: TableGrid) -> Verdict:
     fn = "most_often" if want is max else "least_often"
     header = t.headers.get(col, f"column {col}")
     program = f"{fn}({header}) = {' | '.join(winners)} ({best}); named {value!r} ({counts[value]})"
-    return Verdict(SUPPORTS if counts[value] == best else REFUTES, "superlative", program)
+    ok = counts[value] == best and (not alone or winners == [value])
+    return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
 
 
 def ordinal(claim: Claim, t: TableGrid) -> Verdict | None:
