@@ -233,7 +233,13 @@ def test_packaged_precision_is_per_operation_and_label_and_shrunk_towards_chance
     counts = json.loads(files("wikicheck.verifier").joinpath(tables.PRECISION_FILE).read_text())[
         "counts"
     ]
-    assert set(counts) <= {name for name in tables.OPS} | {"only", "all", "none", "conjunction", "negation"}
+    assert set(counts) <= {name for name in tables.OPS} | {
+        "only",
+        "all",
+        "none",
+        "conjunction",
+        "negation",
+    }
     for op, by_label in counts.items():
         for label, c in by_label.items():
             raw = c["right"] / c["fired"]
@@ -1742,3 +1748,17 @@ def test_a_simple_negation_is_the_flipped_answer_of_the_claim_without_it():
     # a comma after the page's title joins no clause
     assert execute("In the draft, mark fistric did not play center", DRAFT).label == SUPPORTS
     assert execute("mark fistric , the defence , did not play center", DRAFT) is None
+
+
+def test_a_value_given_another_columns_role_after_be_the_is_refuted():
+    issues = table_elements(
+        "playboy", [["date", "cover model", "centerfold model", "interview subject"],
+                    ["1 - 95", "bai ling", "julie lynn cialini", "lance armstrong"],
+                    ["2 - 95", "pia reyes", "lisa boyle", "bruce willis"]]
+    )  # fmt: skip
+    claim = "lance armstrong be the interview subject when bai ling be the centerfold model"
+    verdict = execute(claim, issues)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program.endswith("centerfold model = 'julie lynn cialini'; claimed 'bai ling'")
+    claim = "lance armstrong be the interview subject when bai ling be the cover model"
+    assert execute(claim, issues).label == SUPPORTS

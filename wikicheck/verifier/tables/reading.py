@@ -803,6 +803,13 @@ def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tupl
             if not roles and toks[end : end + 1] == ["as"] and as_number(words[0]) is None:
                 # a name's role; "a record of 12 - 30 as visitor" is the subject's
                 roles = t.role_named(toks[end + 1 : end + 5])
+            elif (
+                not roles
+                and toks[end : end + 1] in ([b] for b in _BE)
+                and toks[end + 1 : end + 2] in (["the"], ["a"], ["an"])
+                and as_number(words[0]) is None
+            ):  # "bai ling be the centerfold model": the role of another column
+                roles = t.role_named(toks[end + 2 : end + 6])
             if roles and not roles & cols:
                 return v, min(roles)
         sides = _wrong_side(claim, t, v, cols)
