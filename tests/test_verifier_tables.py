@@ -1762,3 +1762,17 @@ def test_a_value_given_another_columns_role_after_be_the_is_refuted():
     assert verdict.program.endswith("centerfold model = 'julie lynn cialini'; claimed 'bai ling'")
     claim = "lance armstrong be the interview subject when bai ling be the cover model"
     assert execute(claim, issues).label == SUPPORTS
+
+
+def test_the_most_common_value_is_its_columns_mode_however_often_the_named_one_occurs():
+    medals = table_elements(
+        "medal of honor", [["name", "rank", "unit"], ["a b", "private", "1st"],
+                           ["c d", "private", "2nd"], ["e f", "carpenter", "3rd"],
+                           ["g h", "sergeant", "4th"]]
+    )  # fmt: skip
+    verdict = execute("carpenter be the most common rank", medals)
+    assert (verdict.op, verdict.label) == ("superlative", REFUTES)
+    assert verdict.program == "most_often(rank) = private (2); named 'carpenter' (1)"
+    assert execute("private be the most common rank", medals).label == SUPPORTS
+    # every value once: no value is the most common
+    assert execute("1st be the most common unit", medals) is None

@@ -38,6 +38,8 @@ _RANK_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th
 
 #: Superlatives that can be about how often a value occurs ("directed the most episodes").
 _MOST_OFTEN = frozenset("most least fewest".split())
+#: Words that make "most" a value's frequency, however often the named value occurs.
+_FREQUENCY = frozenset("common frequent frequently often".split())
 #: A number right before these counts rows ("the most rebound in 12 game"), not the extreme.
 _COUNTED = frozenset("game games match matches time times race races season seasons".split())
 
@@ -67,7 +69,7 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     often = any(w in _MOST_OFTEN and (i == 0 or toks[i - 1] != "at") for i, w in enumerate(toks))
     if often and len(rows_of) == 1:
         (c, v), rows = next(iter(rows_of.items()))
-        if len(rows) > 1:
+        if len(rows) > 1 or claim.words & _FREQUENCY:  # "the most common rank": once or more
             return _most_often(want, c, v, t, alone)
     if speed is None:
         col = one_numeric_column(claim, t)
@@ -203,7 +205,9 @@ def _extreme_value(
                    f"{program} = {fmt_number(best)}; claimed {fmt_number(stated[0])}")  # fmt: skip
 
 
-def _most_often(want: Callable, col: int, value: str, t: TableGrid, alone: bool = False) -> Verdict:
+def _most_often(
+    want: Callable, col: int, value: str, t: TableGrid, alone: bool = False
+) -> Verdict | None:
     """Is ``value`` the most (least) frequent value of its column (and no other as frequent,
     if ``alone``)?"""
     counts: dict[str, int] = {}
@@ -211,6 +215,8 @@ def _most_often(want: Callable, col: int, value: str, t: TableGrid, alone: bool 
         if row.get(col):
             counts[row[col]] = counts.get(row[col], 0) + 1
     best = want(counts.values())
+    if want is max and best == 1:
+        return None  # every value once: none is the most common
     winners = [v for v, n in counts.items() if n == best]
     fn = "most_often" if want is max else "least_often"
     header = t.headers.get(col, f"column {col}")
