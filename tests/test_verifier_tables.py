@@ -1776,3 +1776,14 @@ def test_the_most_common_value_is_its_columns_mode_however_often_the_named_one_o
     assert execute("private be the most common rank", medals).label == SUPPORTS
     # every value once: no value is the most common
     assert execute("1st be the most common unit", medals) is None
+
+
+def test_timing_reads_a_gap_in_calendar_months():
+    episodes = table_elements(
+        "episodes", [["guest", "original air date"], ["steven page", "25 october 2007"],
+                     ["don cherry", "10 january 2008"], ["ali rasul", "13 may 2013"]]
+    )  # fmt: skip
+    verdict = execute("steven page have an original air date 3 month before don cherry", episodes)
+    assert (verdict.op, verdict.label) == ("timing", SUPPORTS)
+    assert verdict.program.endswith("; 3 months; claimed 3")
+    assert execute("don cherry aired 2 months after steven page", episodes).label == REFUTES

@@ -387,14 +387,15 @@ def aggregate(claim: Claim, t: TableGrid) -> Verdict | None:
 
 #: Units a claim states the time between two rows in ("16 year before", "6 day after").
 _TIME_UNITS = {
-    "year": "year", "years": "year", "day": "day", "days": "day", "week": "week", "weeks": "week"
+    "year": "year", "years": "year", "day": "day", "days": "day", "week": "week", "weeks": "week",
+    "month": "month", "months": "month",
 }  # fmt: skip
 #: Words that place row A before (<) or after (>) row B in time.
 _TIMED = {"before": "<", "after": ">"}
 
 
 def timing(claim: Claim, t: TableGrid) -> Verdict | None:
-    """ "<row A> ... before / after <row B>", "<row A> ... N years / days / weeks before / after
+    """ "<row A> ... before / after <row B>", "<row A> ... N years / months / weeks / days before / after
     <row B>": the two rows' dates or years, in the table's one column of them (or the one the
     claim names)."""
     toks = claim.tokens
@@ -456,4 +457,6 @@ def _when(t: TableGrid, row: int, col: int, unit: str | None) -> float | None:
     d = t.day(row, col)
     if d is None or d.year is None:
         return None
+    if unit == "month":  # calendar months: "9 months after" May 2013 is February 2014
+        return None if d.month is None else float(d.year * 12 + d.month)
     return float(d.year) if unit == "year" else d.value
