@@ -1787,3 +1787,21 @@ def test_timing_reads_a_gap_in_calendar_months():
     assert (verdict.op, verdict.label) == ("timing", SUPPORTS)
     assert verdict.program.endswith("; 3 months; claimed 3")
     assert execute("don cherry aired 2 months after steven page", episodes).label == REFUTES
+
+
+def test_a_higher_or_better_place_is_a_smaller_number():
+    money = table_elements(
+        "money list", [["rank", "player", "earnings", "wins"], ["1", "tom kite", "1395278", "3"],
+                       ["2", "payne stewart", "1201301", "2"], ["3", "tom watson", "1114540", "1"],
+                       ["4", "ben crenshaw", "950840", "2"]]
+    )  # fmt: skip
+    verdict = execute("tom kite rank higher than tom watson", money)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    assert verdict.program == "rank[tom kite] < rank[tom watson]: 1 < 3"
+    assert execute("tom kite rank lower than tom watson", money).label == REFUTES
+    # "1 spot higher" is by how much, not rank 1
+    verdict = execute("tom watson rank 1 spot higher than ben crenshaw", money)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
+    assert execute("tom watson rank 2 spot higher than ben crenshaw", money).label == REFUTES
+    # the higher number of wins is still the larger
+    assert execute("payne stewart have more wins than tom watson", money).label == SUPPORTS

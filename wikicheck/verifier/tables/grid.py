@@ -25,8 +25,10 @@ from wikicheck.common.text import stem
 from wikicheck.model import Element
 from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
+    LESS_WORDS,
     MAX_WORDS,
     MIN_WORDS,
+    MORE_WORDS,
     STOP_WORDS,
     TOTAL_WORDS,
     as_number,
@@ -335,6 +337,14 @@ class TableGrid:
                 if after[:1] and after[0] in "-:/":
                     continue  # a score or a time, not the header's number
                 if (
+                    after[-1:]
+                    and after[-1] in MORE_WORDS | LESS_WORDS
+                    and (
+                        len(after) == 1 or after[0] in _STEPS or after[0] in MORE_WORDS | LESS_WORDS
+                    )
+                ):
+                    continue  # "rank 1 spot higher than": by how much, no row's value
+                if (
                     len(after) == 2
                     and after[0] in _SPAN_JOINERS
                     and as_number(after[1]) is not None
@@ -488,6 +498,8 @@ def _header_starts(claim: list[str], head: list[str]) -> list[int]:
 _SPAN_JOINERS = frozenset({"and", "to", ",", "or", "through"})
 #: Words before "week 8" that point at rows other than the one named.
 _ORDERING = frozenset("after before since until between prior following previous".split())
+#: What a claim counts places in ("1 spot higher", "2 places ahead").
+_STEPS = frozenset("spot spots place places position positions".split())
 #: Words before a number that count rows rather than give one row's value ("only 1 season").
 _COUNTING = frozenset("only of all total".split())
 #: Words before a column's header that read all its rows ("the highest score be 70").

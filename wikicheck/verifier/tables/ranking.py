@@ -273,6 +273,8 @@ def _more_less(
     col = one_numeric_column(claim, t, fallback=True)
     if col is None:
         return None
+    if col == t.place_column():
+        more = not more  # a higher rank or place is a smaller number
     return more, rows, col, t.value(rows[0], col), t.value(rows[1], col)
 
 
