@@ -196,16 +196,18 @@ def _with_not(toks: list[str], grid: TableGrid) -> list[str]:
         return toks
     texts, _ = _cells_and_words(grid)
     kept = {
-        tokenize(text)[i - 2]
+        words[i - 2]
         for text in texts
         if "'" in text
-        for i in _contractions(tokenize(text))
+        for words in [tokenize(text)]
+        for i in _contractions(words)
     }
+    ends = _contractions(toks)
     out: list[str] = []
     i = 0
     while i < len(toks):
         t = toks[i]
-        if i + 2 in _contractions(toks) and t not in kept:
+        if i + 2 in ends and t not in kept:
             out += [_CONTRACTED.get(t, t[:-1]), "not"]
             i += 3
             continue
@@ -286,11 +288,6 @@ def _with_countries(toks: list[str], grid: TableGrid) -> list[str]:
     return out
 
 
-def _negated(claim: Claim, grid: TableGrid) -> bool:
-    """Whether the claim says "not" (:func:`_negations`)."""
-    return bool(_negations(claim, grid))
-
-
 def _negations(claim: Claim, grid: TableGrid) -> list[int]:
     """Where the claim says "not": its negation words outside the cells and column headers it
     names. "the episode no safe place have 8.95 million us viewer" and "home but not alone be
@@ -354,16 +351,17 @@ def execute(claim: str, cells: Sequence[Element]) -> Verdict | None:
 
 def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
     text = " ".join(claim.tokens)
-    negated = _guarded("negation", text, lambda: _negated(claim, grid))
-    if negated is None:
+    said = _guarded("negation", text, lambda: _negations(claim, grid))
+    if said is None:
         return None
+    negated = bool(said)
     for op, rule in OPS.items():
         if negated and op in _READS_NO_NEGATION:
             continue
         verdict = _guarded(op, text, lambda rule=rule: rule(claim, grid))
         if verdict:
             return verdict
-    affirmed = _without_not(claim, grid) if negated else None
+    affirmed = _without_not(claim, grid, said) if negated else None
     flipped = [(op, rule) for op, rule in OPS.items() if op in _READS_NO_NEGATION - _COUNTS]
     for op, rule in flipped if affirmed else ():  # in the operations' order: same answer each run
         verdict = _guarded(op, text, lambda rule=rule: rule(affirmed, grid))
@@ -384,11 +382,11 @@ _CONTRASTS = frozenset(
 )
 
 
-def _without_not(claim: Claim, grid: TableGrid) -> Claim | None:
+def _without_not(claim: Claim, grid: TableGrid, said: list[int]) -> Claim | None:
     """The claim without its one "not" or "never" ("Ryan Russell does not play center"), whose
-    answer, flipped, is the claim's; None where the negation is not that simple."""
+    answer, flipped, is the claim's; None where the negation is not that simple. ``said``: the
+    claim's :func:`_negations`."""
     toks = claim.tokens
-    said = _negations(claim, grid)
     # a comma after the page's title ("At the 1952 Belgian Grand Prix, ...") joins no clause
     joins = {t for j, t in enumerate(toks) if t != "," or toks[j - 1 : j] != [TITLE_MASK]}
     if len(said) != 1 or toks[said[0]] not in ("not", "never") or joins & _CONTRASTS:

@@ -327,7 +327,8 @@ class TableGrid:
             head = tokenize(header)
             if not head or c in self.dates:
                 continue
-            for i in _header_starts(claim, head):
+            starts = _header_starts(claim, head)
+            for i in starts:
                 j = i + len(head)
                 if claim[j : j + 1] and claim[j] in _VALUE_LINKS:
                     j += 1  # "the point be 9", "a score of 71"
@@ -355,7 +356,7 @@ class TableGrid:
                 if j > i + len(head) and set(claim[max(0, i - 2) : i]) & _OVER_ROWS:
                     continue  # "the average score be 70": of all rows, not one row's value
                 out.setdefault(c, set()).add(n)
-            for i in _header_starts(claim, head) if not self._numbers_rows(c) else ():
+            for i in starts if starts and not self._numbers_rows(c) else ():
                 n = as_number(claim[i - 1]) if i else None
                 before = claim[max(0, i - 3) : i - 1]
                 if n is None or (before and before[-1] in "-:/") or relation_before(claim, i - 1):
