@@ -1805,3 +1805,18 @@ def test_a_higher_or_better_place_is_a_smaller_number():
     assert execute("tom watson rank 2 spot higher than ben crenshaw", money).label == REFUTES
     # the higher number of wins is still the larger
     assert execute("payne stewart have more wins than tom watson", money).label == SUPPORTS
+
+
+def test_an_operation_that_raises_on_a_negated_claim_is_skipped_logged_and_counted(monkeypatch):
+    def broken(claim, grid):
+        raise KeyError("column 7")
+
+    monkeypatch.setattr(tables, "OPS", {**tables.OPS, "lookup": broken})
+    monkeypatch.setenv(tables.STRICT_ENV, "0")
+    before = tables.failures().get("lookup", 0)
+    verdict = execute("tiger woods be not from usa", CELLS)
+    # the next operation that reads the claim without its "not" answers it
+    assert (verdict.op, verdict.label) == ("negation", REFUTES)
+    assert verdict.program.startswith("not (rows(")
+    assert tables.failures()["lookup"] == before + 1
+    assert execute("tiger woods be not from usa", CELLS) == verdict  # the batch goes on

@@ -361,7 +361,9 @@ def _first_answer(claim: Claim, grid: TableGrid) -> Verdict | None:
         verdict = _guarded(op, text, lambda rule=rule: rule(claim, grid))
         if verdict:
             return verdict
-    affirmed = _without_not(claim, grid, said) if negated else None
+    affirmed = (
+        _guarded("negation", text, lambda: _without_not(claim, grid, said)) if negated else None
+    )
     flipped = [(op, rule) for op, rule in OPS.items() if op in _READS_NO_NEGATION - _COUNTS]
     for op, rule in flipped if affirmed else ():  # in the operations' order: same answer each run
         verdict = _guarded(op, text, lambda rule=rule: rule(affirmed, grid))
