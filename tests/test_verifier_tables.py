@@ -1820,3 +1820,55 @@ def test_an_operation_that_raises_on_a_negated_claim_is_skipped_logged_and_count
     assert verdict.program.startswith("not (rows(")
     assert tables.failures()["lookup"] == before + 1
     assert execute("tiger woods be not from usa", CELLS) == verdict  # the batch goes on
+
+
+def test_the_highest_attended_game_reads_the_attendance_or_crowd_column():
+    games = table_elements(
+        "games", [["date", "opponent", "attendance"], ["september 9", "iowa", "41000"],
+                  ["september 16", "northwestern", "52000"], ["september 23", "purdue", "47000"]]
+    )  # fmt: skip
+    verdict = execute("the highest attended game be the game against northwestern", games)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    verdict = execute("the least attended game be against northwestern", games)
+    assert (verdict.op, verdict.label) == ("superlative", REFUTES)
+
+
+RACE = table_elements(
+    "race", [["fin pos", "driver", "team", "laps", "points"],
+             ["1", "dan wheldon", "andretti green", "200", "50"],
+             ["2", "danica patrick", "rahal letterman", "200", "40"],
+             ["3", "tony kanaan", "andretti green", "200", "35"],
+             ["4", "bryan herta", "andretti green", "199", "32"]]
+)  # fmt: skip
+
+
+def test_a_row_compared_is_the_one_holding_every_name_its_side_gives():
+    # the team has three drivers: with the driver it names one row
+    claim = "tony kanaan , of the andretti green team , earn less point than danica patrick"
+    verdict = execute(claim, RACE)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    assert verdict.program == "points[tony kanaan] < points[danica patrick]: 35 < 40"
+    claim = "bryan herta of andretti green earn more point than danica patrick"
+    assert execute(claim, RACE).label == REFUTES
+    # a number after "than" is a bound, not a row
+    from wikicheck.verifier.tables import _parse, ranking
+
+    claim, grid = _parse("tony kanaan have point greater than 32 , unlike bryan herta", RACE)
+    assert ranking._two_rows(claim, grid) is None
+
+
+def test_than_the_rest_is_the_superlative():
+    verdict = execute("dan wheldon have more point than the rest", RACE)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert execute("tony kanaan have more point than the rest", RACE).label == REFUTES
+
+
+def test_a_number_column_named_with_its_value_names_the_row_not_the_column_ranked():
+    cars = table_elements(
+        "cars", [["year", "car number", "start", "laps led"], ["1990", "19", "4", "12"],
+                 ["1991", "6", "9", "40"], ["1992", "31", "2", "0"]]
+    )  # fmt: skip
+    verdict = execute("car number 19 have the second most lap led", cars)
+    assert (verdict.op, verdict.label) == ("ordinal", SUPPORTS)
+    verdict = execute("car number 6 have the least lap led", cars)
+    assert (verdict.op, verdict.label) == ("superlative", REFUTES)

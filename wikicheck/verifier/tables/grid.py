@@ -455,8 +455,8 @@ _IRREGULAR_FORMS = {
     "pct": {"percentage", "percent"},
     # words a claim uses for a column the table names otherwise ("the highest attendance" of an
     # Australian football round's "crowd")
-    "crowd": {"attendance", "attend", "audience"},
-    "attendance": {"crowd"},
+    "crowd": {"attendance", "attend", "attended", "audience"},
+    "attendance": {"crowd", "attend", "attended"},
 }
 
 
@@ -600,7 +600,18 @@ _LIST_SEPARATOR = re.compile(r" (?:,|&|and|/) ")
 
 
 def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> int | None:
+    """The one numeric column the claim's words name; of several, the one whose number the
+    claim does not give with its header ("car number 19 have the second most lap led": car
+    number names the row, laps led is read)."""
     cols = t.header_columns(claim.words, numeric_only=True)
+    if len(cols) > 1:
+        numbered = {
+            c
+            for r, c in claim.mentions
+            if len(cell := tokenize(t.rows[r][c])) == 1 and as_number(cell[0]) is not None
+        }
+        rest = [c for c in cols if c not in numbered]
+        cols = rest if len(rest) == 1 else cols
     if not cols and fallback:
         cols = sorted(t.numeric)
     return cols[0] if len(cols) == 1 else None

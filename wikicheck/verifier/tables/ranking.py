@@ -114,10 +114,11 @@ _SUPERLATIVE_OF = {
     "worse": "worst", "faster": "fastest", "slower": "slowest",
 }  # fmt: skip
 #: What follows "than" where it compares a row with every other one ("than any other team",
-#: "than anyone else", "than all other teams", "than any of the other venues").
+#: "than anyone else", "than all other teams", "than any of the other venues", "than the rest").
 _EVERY_OTHER = (
     ("any", "of", "the", "other"), ("all", "other"), ("every", "other"), ("any", "other"),
     ("anyone", "else"), ("anybody", "else"), ("anything", "else"), ("any",), ("anyone",),
+    ("the", "rest"), ("everyone", "else"),
 )  # fmt: skip
 
 
@@ -248,18 +249,42 @@ def _two_rows(claim: Claim, t: TableGrid) -> tuple[int, int] | None:
     if "than" not in claim.words:
         return None
     cut = claim.tokens.index("than")
+    if cut + 1 < len(claim.tokens) and as_number(claim.tokens[cut + 1]) is not None:
+        return None  # "greater than 4", "more than 2 time the number of goal than B": a bound
     return _rows_around(claim, t, cut, 1)
 
 
 def _rows_around(claim: Claim, t: TableGrid, cut: int, width: int) -> tuple[int, int] | None:
     """The one row the claim names before token ``cut`` and the one after its ``width``
-    words ("A ... than B", "A ... ahead of B")."""
+    words ("A ... than B", "A ... ahead of B"). A side naming several values names the row
+    holding them all: "tony kanaan , of the andretti green team , earn less point than ..." is
+    Kanaan's row, though his team has other drivers."""
     left, right = claim.tokens[:cut], claim.tokens[cut + width :]
-    a_rows = {r for r, c in claim.mentions if contains_span(left, tokenize(t.rows[r][c]))}
-    b_rows = {r for r, c in claim.mentions if contains_span(right, tokenize(t.rows[r][c]))}
-    if len(a_rows) != 1 or len(b_rows) != 1 or a_rows == b_rows:
+    a_rows, b_rows = _row_named(claim, t, left), _row_named(claim, t, right)
+    if a_rows is None or b_rows is None or a_rows == b_rows:
         return None
-    return a_rows.pop(), b_rows.pop()
+    return a_rows, b_rows
+
+
+def _row_named(claim: Claim, t: TableGrid, side: list[str]) -> int | None:
+    """The one row the claim names within ``side`` (its tokens): the one row of the values it
+    names there, else the one row holding each name it gives there (a number, "133 mhz", is a
+    value the row is compared on, not its name); none where it names a game's leader."""
+    named = [
+        (r, c, cell)
+        for r, c in claim.mentions
+        if contains_span(side, tokenize(cell := t.rows[r][c]))
+    ]
+    if any(c in t.leaders for _, c, _ in named):
+        return None  # "kobe bryant score higher against memphis": his points, not the row's
+    rows = {r for r, _, _ in named}
+    if len(rows) > 1:
+        rows_of: dict[str, set[int]] = {}
+        for r, c, cell in named:
+            if c not in t.numeric:
+                rows_of.setdefault(cell, set()).add(r)
+        rows = set.intersection(*rows_of.values()) if rows_of else set()
+    return next(iter(rows)) if len(rows) == 1 else None
 
 
 def _more_less(
@@ -292,11 +317,24 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     stated = [n for n in before.numbers(skip=named) if n not in (a, b)]
     if a is None or b is None or len(stated) != 1:
         return None
+    if not t.header_columns(claim.words, numeric_only=True) and _counts_other(before, stated[0]):
+        return None  # "2 more church than": a count of rows, the table's one number column unnamed
     diff = a - b if more else b - a
     h = t.headers[col]
     program = f"{h}[{t.name(rows[0])}] - {h}[{t.name(rows[1])}] = {fmt_number(a - b)}"
     program += f"; claimed {'+' if more else '-'}{fmt_number(stated[0])}"
     return Verdict(SUPPORTS if abs(diff - stated[0]) < 1e-6 else REFUTES, "difference", program)
+
+
+def _counts_other(claim: Claim, n: float) -> bool:
+    """Whether the claim's number ``n`` counts a thing it names after it ("2 more church",
+    "10 centimeter shorter") rather than standing alone ("2 more than")."""
+    toks = claim.tokens
+    at = [i for i, w in enumerate(toks) if as_number(w) == n]
+    return any(
+        i + 1 < len(toks) and toks[i + 1].isalpha() and toks[i + 1] not in MORE_WORDS | LESS_WORDS
+        for i in at
+    )
 
 
 #: Words that place row A before (<) or after (>) row B in a results table.
