@@ -1872,3 +1872,22 @@ def test_a_number_column_named_with_its_value_names_the_row_not_the_column_ranke
     assert (verdict.op, verdict.label) == ("ordinal", SUPPORTS)
     verdict = execute("car number 6 have the least lap led", cars)
     assert (verdict.op, verdict.label) == ("superlative", REFUTES)
+
+
+def test_a_seasons_record_reads_only_and_during_the_season_and_all_of_the_games():
+    cells = table_elements(
+        "schedule", [["week", "date", "opponent", "result"], ["1", "september 19", "patriots", "l 20 - 6"],
+                     ["2", "september 26", "chargers", "w 34 - 0"], ["3", "october 4", "browns", "w 34 - 20"],
+                     ["4", "october 10", "broncos", "l 27 - 16"]]
+    )  # fmt: skip
+    verdict = execute("the raider only lose 2 game during the regular season", cells)
+    assert (verdict.op, verdict.label) == ("record", SUPPORTS)
+    assert execute("the raider only win 3 game during the season", cells).label == REFUTES
+    # a place or a part of the season is a condition on the games counted
+    assert execute("the raider only lose 1 game at the coliseum", cells) is None
+    assert execute("the raider lose 1 game during october", cells) is None
+    verdict = execute("the raider win all of the game they play", cells)
+    assert (verdict.label, verdict.program) == (
+        REFUTES, "count(result == 'won') = 2; count(result) = 4; claimed all 4"
+    )  # fmt: skip
+    assert execute("the raider win every game in october", cells) is None

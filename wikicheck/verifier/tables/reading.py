@@ -467,6 +467,8 @@ def _first_place(
     return None if have is None else (place, have)
 
 
+#: What "won all of the games" counts: every game the table records.
+ALL_GAMES = float("inf")
 #: Verbs that count a season's wins or losses ("won 6 games", "lost four games").
 _RECORD_VERBS = {
     "won": "won", "win": "won", "wins": "won", "lost": "lost", "lose": "lost", "loses": "lost",
@@ -475,8 +477,31 @@ _GAME_NOUNS = frozenset("game games match matches".split())
 #: Words that count only some of the games ("at home", "in october", "in a row", "by more than").
 _RECORD_CONDITIONS = MONTH_WORDS | frozenset(
     "home away road against before after during between since until first last straight "
-    "consecutive row streak than least most only".split()
+    "consecutive row streak than least most only at".split()
 )
+
+
+def _record_conditions(toks: list[str]) -> list[str]:
+    """The claim's words less those that set no condition on the games counted: "only" beside
+    the verb or the number ("only lose 6 game", "win only 3"), and "during the season" (with
+    its year or "regular"): the whole table's season."""
+    out, i = [], 0
+    while i < len(toks):
+        w = toks[i]
+        if w == "during" and toks[i + 1 : i + 2] == ["the"]:
+            j = i + 2
+            while j < len(toks) and (toks[j] == "regular" or toks[j] == "-" or toks[j].isdigit()):
+                j += 1
+            if toks[j : j + 1] == ["season"]:
+                i = j + 1
+                continue
+        near = toks[i - 1 : i] + toks[i + 1 : i + 2]
+        if w == "only" and any(x in _RECORD_VERBS or as_number(x) is not None for x in near):
+            i += 1
+            continue
+        out.append(w)
+        i += 1
+    return out
 
 
 def record(claim: Claim, t: TableGrid) -> Verdict | None:
@@ -484,21 +509,26 @@ def record(claim: Claim, t: TableGrid) -> Verdict | None:
     many rows of the table's one column of results (cells starting "w" / "l") record a win or a
     loss, and how many games there were. Only when the claim names no cell that would pick the
     games counted, states no other number and sets no condition on them."""
-    if claim.mentions or claim.words & _RECORD_CONDITIONS:
+    if claim.mentions or set(_record_conditions(claim.tokens)) & _RECORD_CONDITIONS:
         return None
     cols = [c for c in t.headers if _is_result_column(t, c)]
     said, games = _record_said(claim.tokens)
-    stated = [n for _, n in said] + [n for n in (games,) if n is not None]
+    stated = [n for _, n in said if n != ALL_GAMES] + [n for n in (games,) if n is not None]
     if len(cols) != 1 or not said or sorted(free_numbers(claim, t)) != sorted(stated):
+        return None
+    if any(n == ALL_GAMES for _, n in said) and (len(said) > 1 or games is not None):
         return None
     (c,) = cols
     marks = [tokenize(row.get(c, ""))[:1] for r, row in enumerate(t.rows) if not t.is_total(r)]
     have = {o: sum(1 for m in marks if m and _RESULT_MARKS.get(m[0]) == o) for o in ("won", "lost")}
+    played = sum(1 for m in marks if m)  # ties too
     parts = [f"count({t.headers[c]} == {o!r}) = {have[o]}" for o, _ in said]
-    claimed = [fmt_number(n) for _, n in said]
-    right = all(have[o] == n for o, n in said)
+    claimed = [fmt_number(played if n == ALL_GAMES else n) for _, n in said]
+    right = all(have[o] == (played if n == ALL_GAMES else n) for o, n in said)
+    if said[0][1] == ALL_GAMES:
+        parts.append(f"count({t.headers[c]}) = {played}")
+        claimed = [f"all {played}"]
     if games is not None:
-        played = sum(1 for m in marks if m)  # ties too
         parts.append(f"count({t.headers[c]}) = {played}")
         claimed.append(f"of {fmt_number(games)}")
         right = right and played == games
@@ -507,11 +537,20 @@ def record(claim: Claim, t: TableGrid) -> Verdict | None:
 
 
 def _record_said(toks: list[str]) -> tuple[list[tuple[str, float]], float | None]:
-    """The (outcome, N) a claim states ("won 6 games", "lost 8 games , won 5"), and M of "N out
-    of M games" / "N of M games" (None without one). A count without its noun is read only
-    beside one with it ("lost 8 games , won 5")."""
+    """The (outcome, N) a claim states ("won 6 games", "lost 8 games , won 5"; N is
+    :data:`ALL_GAMES` for "won all of the games", "lost every game"), and M of "N out of M
+    games" / "N of M games" (None without one). A count without its noun is read only beside
+    one with it ("lost 8 games , won 5")."""
     said, games, nouned = [], None, False
     for i, w in enumerate(toks):
+        if w in _RECORD_VERBS and toks[i + 1 : i + 2] in (["all"], ["every"]):
+            j = i + 2
+            while toks[j : j + 1] in (["of"], ["the"], ["their"], ["its"]):
+                j += 1
+            if toks[j : j + 1] and toks[j] in _GAME_NOUNS:  # "win all of the game they play"
+                said.append((_RECORD_VERBS[w], ALL_GAMES))
+                nouned = True
+            continue
         n = as_number(toks[i + 1]) if w in _RECORD_VERBS and i + 1 < len(toks) else None
         if n is None or n != int(n):
             continue
