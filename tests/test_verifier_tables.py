@@ -1891,3 +1891,33 @@ def test_a_seasons_record_reads_only_and_during_the_season_and_all_of_the_games(
         REFUTES, "count(result == 'won') = 2; count(result) = 4; claimed all 4"
     )  # fmt: skip
     assert execute("the raider win every game in october", cells) is None
+
+
+ROUND = table_elements(
+    "round", [["home team", "home team score", "away team", "away team score", "venue", "crowd", "date"],
+              ["melbourne", "10.12 (72)", "richmond", "12.8 (80)", "mcg", "39949", "30 may 1925"],
+              ["carlton", "9.9 (63)", "geelong", "8.11 (59)", "princes park", "22500", "30 may 1925"],
+              ["hawthorn", "7.10 (52)", "footscray", "6.6 (42)", "glenferrie oval", "9000", "30 may 1925"]]
+)  # fmt: skip
+
+
+def test_a_named_cells_column_header_is_not_a_column_the_claim_ranks():
+    # "away team" is the header of richmond's column, not of "away team score"
+    verdict = execute("the largest crowd be when richmond be the away team", ROUND)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert verdict.program == "argmax(crowd) = melbourne; named: melbourne"
+    assert execute("the smallest crowd be when richmond be the away team", ROUND).label == REFUTES
+
+
+def test_a_superlatives_named_row_holds_the_value_it_is_given_and_is_no_bound():
+    assert execute("the smallest crowd be at glenferrie oval with 9000", ROUND).label == SUPPORTS
+    # the row named is the extreme, but the number given is not its value
+    assert execute("the smallest crowd be at glenferrie oval with 12000", ROUND) is None
+    games = table_elements(
+        "games", [["date", "opponent", "attendance"], ["february 2 , 2008", "wizards", "18000"],
+                  ["february 5 , 2008", "celtics", "19500"], ["february 9 , 2008", "nets", "17000"]]
+    )  # fmt: skip
+    # a day after which the game was is no row named
+    assert execute("the lowest attended game be on a date after february 5 , 2008", games) is None
+    verdict = execute("the lowest attended game be on february 9 , 2008", games)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)

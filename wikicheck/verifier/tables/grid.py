@@ -602,7 +602,8 @@ _LIST_SEPARATOR = re.compile(r" (?:,|&|and|/) ")
 def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> int | None:
     """The one numeric column the claim's words name; of several, the one whose number the
     claim does not give with its header ("car number 19 have the second most lap led": car
-    number names the row, laps led is read)."""
+    number names the row, laps led is read), else the one its words name besides the headers
+    of the columns whose cells it names."""
     cols = t.header_columns(claim.words, numeric_only=True)
     if len(cols) > 1:
         numbered = {
@@ -611,6 +612,18 @@ def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> in
             if len(cell := tokenize(t.rows[r][c])) == 1 and as_number(cell[0]) is not None
         }
         rest = [c for c in cols if c not in numbered]
+        cols = rest if len(rest) == 1 else cols
+    if len(cols) > 1:
+        # "when richmond be the away team": those words are the named cell's column, not the
+        # "away team score" column beside the crowd read
+        spent = {
+            w
+            for c in {c for _, c in claim.mentions}
+            if (head := tokenize(t.headers.get(c, "")))
+            for i in _header_starts(claim.tokens, head)
+            for w in claim.tokens[i : i + len(head)]
+        }
+        rest = t.header_columns(claim.words - spent, numeric_only=True) if spent else cols
         cols = rest if len(rest) == 1 else cols
     if not cols and fallback:
         cols = sorted(t.numeric)

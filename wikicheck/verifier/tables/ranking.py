@@ -66,6 +66,8 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     ):
         return None  # "in the top 5", "the highest 3": among the first N, not the extreme one
     rows_of = rows_by_mention(claim, t)
+    if claim.words & _BEFORE_AFTER and any(c in t.dates for c, _ in rows_of):
+        return None  # "the lowest attended game be on a date after february 5": not that row
     often = any(w in _MOST_OFTEN and (i == 0 or toks[i - 1] != "at") for i, w in enumerate(toks))
     if often and len(rows_of) == 1:
         (c, v), rows = next(iter(rows_of.items()))
@@ -103,6 +105,12 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
         ok = ok and {r for r, v in values.items() if v == best} <= set(named)
     if not ok and {values.get(r) for r in named} & set(claim.numbers()):
         return None  # "the lowest pick for the buffalo bill be 152": the row's own value
+    held = {t.value(r, c) for r in named for c in t.rows[r]}
+    given = [
+        n for w, x in zip(toks, toks[1:]) if w in ("at", "with") and (n := as_number(x)) is not None
+    ]
+    if ok and any(n != best and n not in held for n in given):
+        return None  # "the smallest crowd be carlton at 22000": a value the row does not hold
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
 
 
@@ -143,6 +151,8 @@ def _with_superlative(toks: list[str]) -> list[str]:
     return out
 
 
+#: Words that set a day named apart from the rows it bounds ("after february 5").
+_BEFORE_AFTER = frozenset("after before since until prior".split())
 #: Words that bound the rows a superlative ranks ("since 2006", "between 2005 and 2011").
 _AMONG_SOME = frozenset("since between before after until from during".split())
 #: Superlatives of speed: on a column of times the fastest is the least.
