@@ -1921,3 +1921,19 @@ def test_a_superlatives_named_row_holds_the_value_it_is_given_and_is_no_bound():
     assert execute("the lowest attended game be on a date after february 5 , 2008", games) is None
     verdict = execute("the lowest attended game be on february 9 , 2008", games)
     assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+
+
+def test_a_header_written_whole_is_read_before_a_longer_one_holding_it():
+    scorers = table_elements(
+        "scorers", [["player", "tries", "goals", "field goals", "points"],
+                    ["johnathan thurston", "10", "300", "2", "642"],
+                    ["josh hannay", "5", "105", "1", "231"], ["ty williams", "84", "0", "0", "336"]]
+    )  # fmt: skip
+    verdict = execute("johnathan thurston score 195 more goal than josh hannay", scorers)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
+    assert verdict.program.startswith("goals[johnathan thurston] - goals[josh hannay] = 195")
+    # a header holding none of the other's words is no such pair: "tries" and "points" stay tied
+    grid = TableGrid.from_cells(scorers)
+    assert grid.header_columns({"goal"}, numeric_only=True) == [2]
+    assert grid.header_columns({"field", "goal"}, numeric_only=True) == [3]
+    assert grid.header_columns({"try", "point"}, numeric_only=True) == [1, 4]

@@ -393,12 +393,19 @@ class TableGrid:
         ``among`` when given."""
         stems = {stem(w) for w in words}
         scored = [
-            (sum(bool(header_forms(w) & stems) for w in _header_words(h)), c)
+            (sum(bool(header_forms(w) & stems) for w in _header_words(h)), len(_header_words(h)), c)
             for c, h in self.headers.items()
             if (not numeric_only or c in self.numeric) and (among is None or c in among)
         ]
-        best = max((s for s, _ in scored), default=0)
-        return sorted(c for s, c in scored if s and s == best)
+        best = max((s for s, _, _ in scored), default=0)
+        tied = [(n - s, c) for s, n, c in scored if s and s == best]
+        # "195 more goal": "goals", written whole, not "field goals", which holds it and more
+        whole = [c for u, c in tied if u == 0]
+        if len(whole) == 1:
+            words = _header_words(self.headers[whole[0]])
+            if all(words < _header_words(self.headers[c]) for _, c in tied if c != whole[0]):
+                return whole
+        return sorted(c for _, c in tied)
 
 
 @dataclass
