@@ -1937,3 +1937,16 @@ def test_a_header_written_whole_is_read_before_a_longer_one_holding_it():
     assert grid.header_columns({"goal"}, numeric_only=True) == [2]
     assert grid.header_columns({"field", "goal"}, numeric_only=True) == [3]
     assert grid.header_columns({"try", "point"}, numeric_only=True) == [1, 4]
+
+
+def test_a_claim_opening_with_a_count_counts_the_rows_of_its_one_value():
+    squad = table_elements(
+        "squad", [["name", "pld", "goals", "assists"], ["joe adams", "20", "0", "3"],
+                  ["tom baker", "18", "4", "1"], ["sam cole", "11", "0", "0"], ["ian dunn", "9", "2", "0"]]
+    )  # fmt: skip
+    verdict = execute("2 player score 0 goal", squad)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert verdict.program == "count(goals == '0') = 2; claimed 2"
+    assert execute("fewer than 2 player score 0 goal", squad).label == REFUTES
+    # a list of the rows counted is for match to read, not a count of one value
+    assert execute("2 player score 0 goal : joe adams and tom baker", squad).op != "count"

@@ -162,9 +162,12 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "there be N <value> ...", "<value> more than N time": how many rows hold a named value."""
     if not claim.mentions:
         return None
-    # without a cue word, "<N> <value> <column>" alone makes a count, of that value
-    counted = None if claim.words & _COUNT_CUES else _counted_value(claim, t)
-    if not claim.words & _COUNT_CUES and counted is None:
+    # without a cue word, "<N> <value> <column>" alone makes a count, of that value, and so
+    # does a claim opening with one ("3 player score 0 goal", "fewer than 4 team ...")
+    opening = not claim.words & _COUNT_CUES and _opens_with_count(claim.tokens)
+    cued = bool(claim.words & _COUNT_CUES) or opening
+    counted = None if cued else _counted_value(claim, t)
+    if not cued and counted is None:
         return None
     named_rows = {r for r, _ in claim.mentions}
     in_rows = {t.value(r, c) for r in named_rows for c in t.rows[r]}
@@ -182,8 +185,8 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
             continue  # a repeated header row is not a value, a row's name is its own, and a
             # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
         counts[(c, t.rows[r][c])] = len(t.rows_holding(t.rows[r][c], (c,)))
-    if not counts:
-        return None
+    if not counts or (opening and len(counts) > 1):
+        return None  # "3 team use honda engine : comptech racing , ...": a list, match reads it
     member = _membership(claim.tokens)
     if member is not None:
         held = {key: t.rows_holding(key[1], key[:1]) for key in counts}
@@ -206,6 +209,20 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     program = f"count({t.headers.get(c, 'column ' + str(c))} == {v!r}) = {n}; claimed "
     program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
     return Verdict(SUPPORTS if hit else REFUTES, "count", program)
+
+
+#: Words before a claim's opening count that bound it ("fewer than 4 team", "at least 3").
+_OPENING_BOUNDS = frozenset("more less fewer greater than at least most over under only".split())
+
+
+def _opens_with_count(toks: list[str]) -> bool:
+    """Whether the claim opens with a count of things: "3 player score 0 goal", "fewer than 4
+    team be from brazil" (a whole number, a bound's words before it, a word after it)."""
+    i = 0
+    while i < len(toks) and toks[i] in _OPENING_BOUNDS:
+        i += 1
+    n = as_number(toks[i]) if i + 1 < len(toks) else None
+    return n is not None and n == int(n) and n > 0 and toks[i + 1].isalpha()
 
 
 def _counted_value(claim: Claim, t: TableGrid) -> tuple[int, list[str]] | None:
