@@ -61,7 +61,8 @@ def test_superlative_without_a_named_row_checks_the_stated_extreme():
     assert _run("the highest score be 72") == ("superlative", SUPPORTS)
     assert execute("the lowest score be 68", CELLS).program == "min(score) = 65; claimed 68"
     assert _run("the highest score among usa player be 70") == ("superlative", SUPPORTS)
-    assert _run("at least 2 player score 70") is None  # a bound, not the extreme
+    # a bound on how many rows hold 70, not the extreme
+    assert _run("at least 2 player score 70") == ("count", REFUTES)
     assert _run("68 be the lowest score") is None  # a number before the superlative names a row
     # a number of games counts rows: it is not the extreme's value
     assert _run("the highest score be in 3 game") is None
