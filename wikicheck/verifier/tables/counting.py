@@ -166,7 +166,7 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     # does a claim opening with one ("3 player score 0 goal", "fewer than 4 team ...")
     opening = not claim.words & _COUNT_CUES and _opens_with_count(claim.tokens)
     cued = bool(claim.words & _COUNT_CUES) or opening
-    counted = None if cued else _counted_value(claim, t)
+    counted = None if claim.words & _COUNT_CUES else _counted_value(claim, t)
     if not cued and counted is None:
         return None
     named_rows = {r for r, _ in claim.mentions}
