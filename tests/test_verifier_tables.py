@@ -1951,3 +1951,23 @@ def test_a_claim_opening_with_a_count_counts_the_rows_of_its_one_value():
     assert execute("fewer than 2 player score 0 goal", squad).label == REFUTES
     # a list of the rows counted is for match to read, not a count of one value
     assert execute("2 player score 0 goal : joe adams and tom baker", squad).op != "count"
+
+
+def test_a_count_of_two_conditions_counts_the_rows_holding_both():
+    finals = table_elements(
+        "finals", [["outcome", "date", "surface", "opponent"], ["winner", "2001", "hard", "a"],
+                   ["runner - up", "2002", "hard", "b"], ["winner", "2003", "clay", "c"],
+                   ["winner", "2004", "hard", "d"], ["runner - up", "2005", "clay", "e"]]
+    )  # fmt: skip
+    verdict = execute("there be 2 winner when the surface be hard", finals)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert verdict.program == "count(outcome == 'winner' & surface == 'hard') = 2; claimed 2"
+    assert execute("there be 1 winner when the surface be hard", finals).label == REFUTES
+    games = table_elements(
+        "games", [["date", "visitor", "home", "score"], ["1", "detroit", "boston", "2 - 1"],
+                  ["2", "chicago", "detroit", "3 - 1"], ["3", "detroit", "chicago", "0 - 4"],
+                  ["4", "boston", "detroit", "1 - 1"]]
+    )  # fmt: skip
+    # one team as visitor or at home is one value in either column, not two conditions
+    verdict = execute("there be 2 game with detroit", games)
+    assert verdict is None or "&" not in verdict.program

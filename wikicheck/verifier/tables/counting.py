@@ -201,7 +201,16 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     # seen more than once; "1" read against a value seen several times ("1 of the ..."); a bound
     # that a single row satisfies
     if len(counts) > 1 and not (hit and n > 1):
-        return None
+        both = _rows_holding_all(t, counts)
+        if both is None:
+            return None
+        # "5 winner when the surface be hard": the rows holding every value, one per column
+        n = len(both)
+        ok = any(RELATION_TEST[r](n, w) for r, w in wanted)
+        where = " & ".join(f"{t.headers.get(c, 'column ' + str(c))} == {v!r}" for c, v in counts)
+        program = f"count({where}) = {n}; claimed "
+        program += ", ".join(f"{'' if r == '=' else r + ' '}{w}" for r, w in wanted)
+        return Verdict(SUPPORTS if ok else REFUTES, "count", program)
     if n > 1 and all(r == "=" and w == 1 for r, w in wanted):
         return None
     if n == 1 and hit and all(w != 1 for _, w in wanted):
@@ -223,6 +232,19 @@ def _opens_with_count(toks: list[str]) -> bool:
         i += 1
     n = as_number(toks[i]) if i + 1 < len(toks) else None
     return n is not None and n == int(n) and n > 0 and toks[i + 1].isalpha()
+
+
+def _rows_holding_all(t: TableGrid, counts: dict[tuple[int, str], int]) -> set[int] | None:
+    """The rows holding each named value where the claim names two or three different ones,
+    each in a column of its own and each held by several rows (so each is a condition, none a
+    row's name); None otherwise."""
+    cols, values = [c for c, _ in counts], [v for _, v in counts]
+    if not 1 < len(counts) <= 3 or min(counts.values()) < 2:
+        return None
+    if len(set(cols)) != len(cols) or len(set(values)) != len(values):
+        return None  # "detroit" as visitor or at home: one value in either column
+    rows = [t.rows_holding(v, (c,)) for c, v in counts]
+    return set.intersection(*rows)
 
 
 def _counted_value(claim: Claim, t: TableGrid) -> tuple[int, list[str]] | None:
