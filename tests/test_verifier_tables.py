@@ -1971,3 +1971,13 @@ def test_a_count_of_two_conditions_counts_the_rows_holding_both():
     # one team as visitor or at home is one value in either column, not two conditions
     verdict = execute("there be 2 game with detroit", games)
     assert verdict is None or "&" not in verdict.program
+
+
+def test_same_compares_a_column_other_than_the_one_naming_the_two_rows():
+    weeks = table_elements(
+        "weeks", [["week", "opponent", "attendance"], ["1", "rams", "60000"],
+                  ["2", "jets", "55000"], ["3", "bills", "55000"], ["4", "colts", "61000"]]
+    )  # fmt: skip
+    verdict = execute("week 3 have the same attendance as week 2", weeks)
+    assert (verdict.op, verdict.label) == ("same", SUPPORTS)
+    assert execute("week 4 have the same attendance as week 3", weeks).label == REFUTES

@@ -401,6 +401,15 @@ def same(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row A> and <row B> have the same <column>"."""
     rows = sorted({r for r, _ in claim.mentions})
     cols = t.header_columns(claim.words)
+    toks = claim.tokens
+    counts = any(
+        w == "same" and toks[i + 1 : i + 2] in (["number"], ["amount"]) for i, w in enumerate(toks)
+    )
+    if len(cols) > 1 and len(rows) == 2 and not counts:
+        # "week 4 have the same attendance as week 3": the column naming the two rows is not
+        # the one compared ("the same number of ..." may count rows instead)
+        rest = [c for c in cols if c not in {c for _, c in claim.mentions}]
+        cols = rest if len(rest) == 1 else cols
     if "same" not in claim.words or len(rows) < 2 or len(cols) != 1:
         return None
     values = [t.rows[r].get(cols[0], "") for r in rows]
