@@ -1981,3 +1981,13 @@ def test_same_compares_a_column_other_than_the_one_naming_the_two_rows():
     verdict = execute("week 3 have the same attendance as week 2", weeks)
     assert (verdict.op, verdict.label) == ("same", SUPPORTS)
     assert execute("week 4 have the same attendance as week 3", weeks).label == REFUTES
+
+
+def test_a_bound_on_each_of_several_named_rows_holds_for_all_of_them():
+    verdict = execute("the game hold at mcg and princes park both have over 20000 in crowd", ROUND)
+    assert (verdict.op, verdict.label) == ("bound", SUPPORTS)
+    assert (
+        verdict.program == "crowd[melbourne] = 39949, crowd[carlton] = 22500; claimed each > 20000"
+    )
+    claim = "the game hold at mcg and glenferrie oval both have over 20000 in crowd"
+    assert execute(claim, ROUND).label == REFUTES

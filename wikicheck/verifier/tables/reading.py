@@ -865,7 +865,7 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
         return None  # "more than 30", or a relation word alone ("rank below 7", "over 20")
     row_of = _named_row(claim, t)
     if row_of is None:
-        return None
+        return _bound_each(claim, t)
     row, name, key_cols = row_of
     said = key_cols | _said_columns(row, rows_by_mention(claim, t))
     cols = _stated_columns(claim, t, said)
@@ -883,6 +883,40 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     rel, n = bounds[0]
     program = f"{t.headers[cols[0]]}[{name}] = {fmt_number(have)}; claimed {rel} {fmt_number(n)}"
     return Verdict(SUPPORTS if RELATION_TEST[rel](have, n) else REFUTES, "bound", program)
+
+
+def _bound_each(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "windy hill and vfl park both have over 20000 in attendance": the bound on each of two or
+    more rows the claim names by values of one column ("and", "both", "each"), one row each."""
+    rows_of = rows_by_mention(claim, t)
+    cols = {c for c, _ in rows_of}
+    if len(rows_of) < 2 or len(cols) != 1 or any(len(rs) != 1 for rs in rows_of.values()):
+        return None
+    if not claim.words & {"and", "both", "each"}:
+        return None
+    rows = sorted(r for rs in rows_of.values() for r in rs)
+    stated = _stated_columns(claim, t, cols)
+    toks = claim.tokens
+    spans = mention_spans(claim, t)
+    bounds = [
+        (rel, n)
+        for i, tok in enumerate(toks)
+        if (n := as_number(tok)) is not None
+        and not any(a <= i < b for a, b in spans)
+        and (rel := relation_before(toks, i))
+    ]
+    if len(stated) != 1 or len(bounds) != 1 or free_numbers(claim, t) != [bounds[0][1]]:
+        return None
+    (col,), (rel, n) = stated, bounds[0]
+    have = [t.value(r, col) for r in rows]
+    if any(v is None for v in have):
+        return None
+    program = ", ".join(
+        f"{t.headers[col]}[{t.name(r)}] = {fmt_number(v)}" for r, v in zip(rows, have)
+    )
+    program += f"; claimed each {rel} {fmt_number(n)}"
+    ok = all(RELATION_TEST[rel](v, n) for v in have)
+    return Verdict(SUPPORTS if ok else REFUTES, "bound", program)
 
 
 def _said_columns(row: int, rows_of: dict[tuple[int, str], set[int]]) -> set[int]:
