@@ -1991,3 +1991,17 @@ def test_a_bound_on_each_of_several_named_rows_holds_for_all_of_them():
     )
     claim = "the game hold at mcg and glenferrie oval both have over 20000 in crowd"
     assert execute(claim, ROUND).label == REFUTES
+
+
+def test_a_year_before_or_after_bounds_a_rows_year():
+    members = table_elements(
+        "members", [["district", "incumbent", "first elected"], ["illinois 7", "cardiss collins", "1973"],
+                    ["illinois 13", "harris fawell", "1984"], ["illinois 14", "dennis hastert", "1986"]]
+    )  # fmt: skip
+    verdict = execute("the first elect with district illinois 13 be after 1994", members)
+    assert (verdict.op, verdict.label) == ("bound", REFUTES)
+    assert verdict.program == "first elected[illinois 13] = 1984; claimed > 1994"
+    assert (
+        execute("dennis hastert be first elect prior to the year 1990", members).label == SUPPORTS
+    )
+    assert execute("cardiss collins be first elect before 1973", members).label == REFUTES

@@ -860,7 +860,7 @@ def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tupl
 def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> ... more/less than N <column>": the named row's value against a stated bound."""
     if claim.words & (MAX_WORDS | MIN_WORDS | TOTAL_WORDS | AVERAGE_WORDS) or not (
-        claim.words & (MORE_WORDS | LESS_WORDS) or _bounded(claim)
+        claim.words & (MORE_WORDS | LESS_WORDS) or _bounded(claim) or _year_bounds(claim.tokens)
     ):
         return None  # "more than 30", or a relation word alone ("rank below 7", "over 20")
     row_of = _named_row(claim, t)
@@ -871,13 +871,17 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     cols = _stated_columns(claim, t, said)
     toks = claim.tokens
     spans = mention_spans(claim, t)
+    years = _year_bounds(toks)
     bounds = []
     for i, tok in enumerate(toks):
         n = as_number(tok)
         rel = None if n is None or any(a <= i < b for a, b in spans) else relation_before(toks, i)
+        rel = rel or years.get(i)
         if rel:
             bounds.append((rel, n))
     have = t.value(row, cols[0]) if len(cols) == 1 else None
+    if years and have is not None and bare_year(fmt_number(have)) is None:
+        return None  # "before 1932" bounds a year, not another number
     if len(bounds) != 1 or have is None or free_numbers(claim, t) != [bounds[0][1]]:
         return None  # another number is another condition the bound does not read
     rel, n = bounds[0]
@@ -964,6 +968,25 @@ def named_row(claim: Claim, t: TableGrid) -> str | None:
     """The cell text by which the claim names its one row (:func:`_named_row`), or None."""
     named = _named_row(claim, t)
     return None if named is None else named[1]
+
+
+#: Words before a year that bound it: "built before 1932", "founded after 1900".
+_YEAR_RELATIONS = {"before": "<", "after": ">", "until": "<"}
+
+
+def _year_bounds(toks: list[str]) -> dict[int, str]:
+    """Position -> relation of each year the claim bounds ("before 1932", "prior to 1964",
+    "after the year 1999")."""
+    out = {}
+    for i, tok in enumerate(toks):
+        if bare_year(tok) is None:
+            continue
+        j = i - 2 if toks[i - 2 : i] == ["the", "year"] else i
+        if j >= 2 and toks[j - 2 : j] == ["prior", "to"]:
+            out[i] = "<"
+        elif j >= 1 and toks[j - 1] in _YEAR_RELATIONS:
+            out[i] = _YEAR_RELATIONS[toks[j - 1]]
+    return out
 
 
 def _bounded(claim: Claim) -> bool:
