@@ -1552,8 +1552,10 @@ def test_before_or_after_orders_two_named_rows_by_their_dates_or_years():
     assert execute("Tabor College was founded after Sterling College.", colleges).label == SUPPORTS
     assert execute("Tabor College was founded before Sterling College.", colleges).label == REFUTES
     assert execute("Sterling College was founded the year after Bethany College.", colleges).label == REFUTES  # fmt: skip
-    # a year alone bounds the rows, it names none; a number the claim splits is not the gap
-    assert execute("Sterling College was founded after 1881.", colleges) is None
+    # a year alone bounds the row's year, it names no row; a number the claim splits is not
+    # the gap
+    verdict = execute("Sterling College was founded after 1881.", colleges)
+    assert (verdict.op, verdict.label) == ("bound", SUPPORTS)
     assert execute("Tabor College was founded thirty-1 years after Sterling College.", colleges) is None  # fmt: skip
     episodes = table_elements(
         "episodes", [["title", "original air date"],
