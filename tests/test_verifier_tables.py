@@ -2007,3 +2007,23 @@ def test_a_year_before_or_after_bounds_a_rows_year():
         execute("dennis hastert be first elect prior to the year 1990", members).label == SUPPORTS
     )
     assert execute("cardiss collins be first elect before 1973", members).label == REFUTES
+
+
+def test_a_value_both_named_rows_have_is_each_ones():
+    votes = table_elements(
+        "votes", [["party", "burnley", "west lancashire"], ["labour", "6", "4"],
+                  ["conservative", "2", "4"], ["green", "0", "1"]]
+    )  # fmt: skip
+    verdict = execute("both the labour and conservative party have 4 in west lancashire", votes)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == (
+        "west lancashire[labour] = 4, west lancashire[conservative] = 4; claimed each 4"
+    )
+    assert (
+        execute("both the labour and green party have 4 in west lancashire", votes).label == REFUTES
+    )
+    # an approximate number is no cell's value
+    assert (
+        execute("both the labour and conservative party have about 4 in west lancashire", votes)
+        is None
+    )

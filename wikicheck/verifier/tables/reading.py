@@ -128,7 +128,7 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         # it, unless it names a row too (a medal table's "total" row)
     named_by = _named_row(claim, t, column_rows)
     if named_by is None:
-        return None
+        return _value_of_each(claim, t) if claim.words & {"both", "each"} else None
     row, name, key_cols = named_by
     for (c, v), rs in column_rows.items():  # any team the row names, its own or its opponent
         sides = _wrong_side(claim, t, v, {c}) if row in rs else None
@@ -892,13 +892,10 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
 def _bound_each(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "windy hill and vfl park both have over 20000 in attendance": the bound on each of two or
     more rows the claim names by values of one column ("and", "both", "each"), one row each."""
-    rows_of = rows_by_mention(claim, t)
-    cols = {c for c, _ in rows_of}
-    if len(rows_of) < 2 or len(cols) != 1 or any(len(rs) != 1 for rs in rows_of.values()):
+    named = _each_row(claim, t)
+    if named is None or not claim.words & {"and", "both", "each"}:
         return None
-    if not claim.words & {"and", "both", "each"}:
-        return None
-    rows = sorted(r for rs in rows_of.values() for r in rs)
+    rows, cols = named
     stated = _stated_columns(claim, t, cols)
     toks = claim.tokens
     spans = mention_spans(claim, t)
@@ -921,6 +918,45 @@ def _bound_each(claim: Claim, t: TableGrid) -> Verdict | None:
     program += f"; claimed each {rel} {fmt_number(n)}"
     ok = all(RELATION_TEST[rel](v, n) for v in have)
     return Verdict(SUPPORTS if ok else REFUTES, "bound", program)
+
+
+def _each_row(claim: Claim, t: TableGrid) -> tuple[list[int], set[int]] | None:
+    """(rows, their column) where the claim names two or more rows by values of one column,
+    one row each ("windy hill and vfl park", "the labour and conservative party")."""
+    rows_of = rows_by_mention(claim, t)
+    cols = {c for c, _ in rows_of}
+    if len(rows_of) < 2 or len(cols) != 1 or any(len(rs) != 1 for rs in rows_of.values()):
+        return None
+    return sorted(r for rs in rows_of.values() for r in rs), cols
+
+
+#: Words that make a stated number approximate ("approximately 4300 vote").
+_HEDGES = frozenset("approximately about around nearly almost roughly over under".split())
+
+
+def _value_of_each(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "both the labour and conservative party have 4 in west lancashire": the one number the
+    claim states is each named row's value in the one number column it names."""
+    named = _each_row(claim, t)
+    if named is None:
+        return None
+    rows, cols = named
+    stated, numbers = _stated_columns(claim, t, cols), free_numbers(claim, t)
+    if len(stated) != 1 or len(numbers) != 1 or _bounded(claim) or claim.words & _HEDGES:
+        return None
+    (col,), n = stated, numbers[0]
+    if col in t.dates or t.headers[col] == fmt_number(n):
+        return None  # "both release at the end of 2009", "4r at both ... in 1993": no cell's value
+    have = [t.value(r, col) for r in rows]
+    if any(v is None for v in have):
+        return None
+    program = ", ".join(
+        f"{t.headers[col]}[{t.name(r)}] = {fmt_number(v)}" for r, v in zip(rows, have)
+    )
+    ok = all(v == n for v in have)
+    return Verdict(
+        SUPPORTS if ok else REFUTES, "lookup", f"{program}; claimed each {fmt_number(n)}"
+    )
 
 
 def _said_columns(row: int, rows_of: dict[tuple[int, str], set[int]]) -> set[int]:
