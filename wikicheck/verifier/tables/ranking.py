@@ -270,13 +270,13 @@ def _rows_around(claim: Claim, t: TableGrid, cut: int, width: int) -> tuple[int,
     holding them all: "tony kanaan , of the andretti green team , earn less point than ..." is
     Kanaan's row, though his team has other drivers."""
     left, right = claim.tokens[:cut], claim.tokens[cut + width :]
-    a_rows, b_rows = _row_named(claim, t, left), _row_named(claim, t, right)
-    if a_rows is None or b_rows is None or a_rows == b_rows:
+    a_row, b_row = _side_row(claim, t, left), _side_row(claim, t, right)
+    if a_row is None or b_row is None or a_row == b_row:
         return None
-    return a_rows, b_rows
+    return a_row, b_row
 
 
-def _row_named(claim: Claim, t: TableGrid, side: list[str]) -> int | None:
+def _side_row(claim: Claim, t: TableGrid, side: list[str]) -> int | None:
     """The one row the claim names within ``side`` (its tokens): the one row of the values it
     names there, else the one row holding each name it gives there (a number, "133 mhz", is a
     value the row is compared on, not its name); none where it names a game's leader."""

@@ -468,7 +468,7 @@ def _first_place(
 
 
 #: What "won all of the games" counts: every game the table records.
-ALL_GAMES = float("inf")
+_ALL_GAMES = float("inf")
 #: Verbs that count a season's wins or losses ("won 6 games", "lost four games").
 _RECORD_VERBS = {
     "won": "won", "win": "won", "wins": "won", "lost": "lost", "lose": "lost", "loses": "lost",
@@ -513,21 +513,22 @@ def record(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     cols = [c for c in t.headers if _is_result_column(t, c)]
     said, games = _record_said(claim.tokens)
-    stated = [n for _, n in said if n != ALL_GAMES] + [n for n in (games,) if n is not None]
+    stated = [n for _, n in said if n != _ALL_GAMES] + [n for n in (games,) if n is not None]
     if len(cols) != 1 or not said or sorted(free_numbers(claim, t)) != sorted(stated):
         return None
-    if any(n == ALL_GAMES for _, n in said) and (len(said) > 1 or games is not None):
+    if any(n == _ALL_GAMES for _, n in said) and (len(said) > 1 or games is not None):
         return None
     (c,) = cols
     marks = [tokenize(row.get(c, ""))[:1] for r, row in enumerate(t.rows) if not t.is_total(r)]
     have = {o: sum(1 for m in marks if m and _RESULT_MARKS.get(m[0]) == o) for o in ("won", "lost")}
     played = sum(1 for m in marks if m)  # ties too
     parts = [f"count({t.headers[c]} == {o!r}) = {have[o]}" for o, _ in said]
-    claimed = [fmt_number(played if n == ALL_GAMES else n) for _, n in said]
-    right = all(have[o] == (played if n == ALL_GAMES else n) for o, n in said)
-    if said[0][1] == ALL_GAMES:
+    right = all(have[o] == (played if n == _ALL_GAMES else n) for o, n in said)
+    if said[0][1] == _ALL_GAMES:
         parts.append(f"count({t.headers[c]}) = {played}")
         claimed = [f"all {played}"]
+    else:
+        claimed = [fmt_number(n) for _, n in said]
     if games is not None:
         parts.append(f"count({t.headers[c]}) = {played}")
         claimed.append(f"of {fmt_number(games)}")
@@ -538,7 +539,7 @@ def record(claim: Claim, t: TableGrid) -> Verdict | None:
 
 def _record_said(toks: list[str]) -> tuple[list[tuple[str, float]], float | None]:
     """The (outcome, N) a claim states ("won 6 games", "lost 8 games , won 5"; N is
-    :data:`ALL_GAMES` for "won all of the games", "lost every game"), and M of "N out of M
+    :data:`_ALL_GAMES` for "won all of the games", "lost every game"), and M of "N out of M
     games" / "N of M games" (None without one). A count without its noun is read only beside
     one with it ("lost 8 games , won 5")."""
     said, games, nouned = [], None, False
@@ -548,7 +549,7 @@ def _record_said(toks: list[str]) -> tuple[list[tuple[str, float]], float | None
             while toks[j : j + 1] in (["of"], ["the"], ["their"], ["its"]):
                 j += 1
             if toks[j : j + 1] and toks[j] in _GAME_NOUNS:  # "win all of the game they play"
-                said.append((_RECORD_VERBS[w], ALL_GAMES))
+                said.append((_RECORD_VERBS[w], _ALL_GAMES))
                 nouned = True
             continue
         n = as_number(toks[i + 1]) if w in _RECORD_VERBS and i + 1 < len(toks) else None
