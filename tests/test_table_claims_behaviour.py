@@ -194,6 +194,19 @@ def test_two_rows_named_in_two_clauses_are_each_checked(check):
          "negation"),
         ("In the 1963 PGA Tour, Gary Player won more tournaments than any other golfer.", REFUTES,
          "count_comparison"),
+        ("The 1936 West Virginia Mountaineers only lost 4 games during the season.", SUPPORTS,
+         "record"),
+        ("The 1936 West Virginia Mountaineers only lost 3 games during the season.", REFUTES,
+         "record"),
+        ("The 1927 Chicago Bears won all of their games.", REFUTES, "record"),
+        ("In the 127th Ohio General Assembly, Steve Buehrer was first elected before 2010.",
+         SUPPORTS, "bound"),
+        ("In the 127th Ohio General Assembly, Gary Cates was first elected after 2005.", REFUTES,
+         "bound"),
+        ("In the 127th Ohio General Assembly, Gary Cates and Robert Schuler were both first "
+         "elected in 2002.", REFUTES, "lookup"),
+        ("In the 127th Ohio General Assembly, Steve Buehrer, of the Republican party, was first "
+         "elected later than Robert Schuler.", SUPPORTS, "comparison"),
     ],
 )  # fmt: skip
 def test_the_named_rows_game_place_day_or_time_decides(check, claim, label, rule):
