@@ -105,12 +105,13 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
         ok = ok and {r for r, v in values.items() if v == best} <= set(named)
     if not ok and {values.get(r) for r in named} & set(claim.numbers()):
         return None  # "the lowest pick for the buffalo bill be 152": the row's own value
-    held = {t.value(r, c) for r in named for c in t.rows[r]}
     given = [
         n for w, x in zip(toks, toks[1:]) if w in ("at", "with") and (n := as_number(x)) is not None
     ]
-    if ok and any(n != best and n not in held for n in given):
-        return None  # "the smallest crowd be carlton at 22000": a value the row does not hold
+    if ok and given:
+        held = {t.value(r, c) for r in named for c in t.rows[r]}
+        if any(n != best and n not in held for n in given):
+            return None  # "the smallest crowd be carlton at 22000": a value the row does not hold
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
 
 

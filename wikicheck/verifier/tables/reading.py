@@ -860,8 +860,9 @@ def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tupl
 
 def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> ... more/less than N <column>": the named row's value against a stated bound."""
+    years = _year_bounds(claim.tokens)
     if claim.words & (MAX_WORDS | MIN_WORDS | TOTAL_WORDS | AVERAGE_WORDS) or not (
-        claim.words & (MORE_WORDS | LESS_WORDS) or _bounded(claim) or _year_bounds(claim.tokens)
+        claim.words & (MORE_WORDS | LESS_WORDS) or _bounded(claim) or years
     ):
         return None  # "more than 30", or a relation word alone ("rank below 7", "over 20")
     row_of = _named_row(claim, t)
@@ -870,16 +871,7 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     row, name, key_cols = row_of
     said = key_cols | _said_columns(row, rows_by_mention(claim, t))
     cols = _stated_columns(claim, t, said)
-    toks = claim.tokens
-    spans = mention_spans(claim, t)
-    years = _year_bounds(toks)
-    bounds = []
-    for i, tok in enumerate(toks):
-        n = as_number(tok)
-        rel = None if n is None or any(a <= i < b for a, b in spans) else relation_before(toks, i)
-        rel = rel or years.get(i)
-        if rel:
-            bounds.append((rel, n))
+    bounds = _stated_bounds(claim, t, years)
     have = t.value(row, cols[0]) if len(cols) == 1 else None
     if years and have is not None and bare_year(fmt_number(have)) is None:
         return None  # "before 1932" bounds a year, not another number
@@ -898,27 +890,41 @@ def _bound_each(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     rows, cols = named
     stated = _stated_columns(claim, t, cols)
-    toks = claim.tokens
-    spans = mention_spans(claim, t)
-    bounds = [
+    bounds = _stated_bounds(claim, t)
+    if len(stated) != 1 or len(bounds) != 1 or free_numbers(claim, t) != [bounds[0][1]]:
+        return None
+    (col,), (rel, n) = stated, bounds[0]
+    return _each_value(t, rows, col, rel, n, "bound")
+
+
+def _stated_bounds(
+    claim: Claim, t: TableGrid, years: dict[int, str] | None = None
+) -> list[tuple[str, float]]:
+    """(relation, N) of each number the claim bounds outside the cells it names ("over 20000";
+    with ``years`` (:func:`_year_bounds`), also "before 1980")."""
+    toks, spans, years = claim.tokens, mention_spans(claim, t), years or {}
+    return [
         (rel, n)
         for i, tok in enumerate(toks)
         if (n := as_number(tok)) is not None
         and not any(a <= i < b for a, b in spans)
-        and (rel := relation_before(toks, i))
+        and (rel := relation_before(toks, i) or years.get(i))
     ]
-    if len(stated) != 1 or len(bounds) != 1 or free_numbers(claim, t) != [bounds[0][1]]:
-        return None
-    (col,), (rel, n) = stated, bounds[0]
+
+
+def _each_value(
+    t: TableGrid, rows: list[int], col: int, rel: str, n: float, op: str
+) -> Verdict | None:
+    """Whether each of ``rows`` has a value in ``col`` in relation ``rel`` to ``n``."""
     have = [t.value(r, col) for r in rows]
     if any(v is None for v in have):
         return None
     program = ", ".join(
         f"{t.headers[col]}[{t.name(r)}] = {fmt_number(v)}" for r, v in zip(rows, have)
     )
-    program += f"; claimed each {rel} {fmt_number(n)}"
+    claimed = fmt_number(n) if rel == "=" else f"{rel} {fmt_number(n)}"
     ok = all(RELATION_TEST[rel](v, n) for v in have)
-    return Verdict(SUPPORTS if ok else REFUTES, "bound", program)
+    return Verdict(SUPPORTS if ok else REFUTES, op, f"{program}; claimed each {claimed}")
 
 
 def _each_row(claim: Claim, t: TableGrid) -> tuple[list[int], set[int]] | None:
@@ -948,16 +954,7 @@ def _value_of_each(claim: Claim, t: TableGrid) -> Verdict | None:
     (col,), n = stated, numbers[0]
     if col in t.dates or t.headers[col] == fmt_number(n):
         return None  # "both release at the end of 2009", "4r at both ... in 1993": no cell's value
-    have = [t.value(r, col) for r in rows]
-    if any(v is None for v in have):
-        return None
-    program = ", ".join(
-        f"{t.headers[col]}[{t.name(r)}] = {fmt_number(v)}" for r, v in zip(rows, have)
-    )
-    ok = all(v == n for v in have)
-    return Verdict(
-        SUPPORTS if ok else REFUTES, "lookup", f"{program}; claimed each {fmt_number(n)}"
-    )
+    return _each_value(t, rows, col, "=", n, "lookup")
 
 
 def _said_columns(row: int, rows_of: dict[tuple[int, str], set[int]]) -> set[int]:
