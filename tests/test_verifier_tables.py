@@ -2027,3 +2027,30 @@ def test_a_value_both_named_rows_have_is_each_ones():
         execute("both the labour and conservative party have about 4 in west lancashire", votes)
         is None
     )
+
+
+def test_n_of_m_counts_n_rows_of_a_group_of_m():
+    cells = table_elements(
+        "fights", [["result", "method", "round"], ["win", "tko", "4"], ["win", "tko", "2"],
+                   ["loss", "decision", "3"], ["win", "tko", "1"], ["win", "submission", "4"],
+                   ["win", "tko", "2"]]
+    )  # fmt: skip
+    verdict = execute("4 of 6 fight use the tko method", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert verdict.program == "count(method == 'tko') = 4; claimed 4"
+    assert execute("3 of 6 fight use the tko method", cells).label == REFUTES
+    # the value names the group of M, its N rows hold a condition the count does not read
+    # (counting the 5 wins would answer the 3 of them by tko unread)
+    assert execute("3 of the 5 win be by tko", cells) is None
+
+
+def test_a_value_in_several_columns_is_counted_in_the_one_whose_header_the_claim_names():
+    cells = table_elements(
+        "games", [["game", "high points", "high rebounds"], ["41", "joe johnson", "al horford"],
+                  ["42", "joe johnson", "joe johnson"], ["43", "mike bibby", "joe johnson"],
+                  ["44", "joe johnson", "josh smith"]]
+    )  # fmt: skip
+    verdict = execute("joe johnson lead the team in rebound in 2 game", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert verdict.program == "count(high rebounds == 'joe johnson') = 2; claimed 2"
+    assert execute("joe johnson lead the team in point in 2 game", cells).label == REFUTES

@@ -175,6 +175,14 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     # it before the value it counts
     n_counted, counted_cell = counted or (None, None)
     wanted = [(rel, n) for rel, n in _stated_counts(claim, t) if n not in in_rows or n == n_counted]
+    member = _membership(claim.tokens)
+    share = None if member is not None else _share(claim.tokens, len(t.rows))
+    if share is not None:
+        # "4 of 6 fight use the tko method": 4 rows hold the value, 6 is the group they are of
+        at, part, whole = share
+        wanted = [(rel, n) for rel, n in wanted if n != whole or n == part]
+        if part not in {n for _, n in wanted}:
+            wanted.append((relation_before(claim.tokens, at) or "=", part))
     if not wanted:
         return None
     counts: dict[tuple[int, str], int] = {}
@@ -185,15 +193,18 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
             continue  # a repeated header row is not a value, a row's name is its own, and a
             # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
         counts[(c, t.rows[r][c])] = len(t.rows_holding(t.rows[r][c], (c,)))
+    counts = _by_named_header(claim, t, counts)
     if not counts or (opening and len(counts) > 1):
         return None  # "3 team use honda engine : comptech racing , ...": a list, match reads it
-    member = _membership(claim.tokens)
     if member is not None:
         held = {key: t.rows_holding(key[1], key[:1]) for key in counts}
         held |= {
             (c, t.rows[r][c]): _same_day_rows(t, r, c) for r, c in claim.mentions if c in t.dates
         }
         return _member_count(claim, t, held, *member)
+    if share is not None and share[2] in counts.values() and share[1] not in counts.values():
+        # "dallas win 2 of the 5 game": the value names the group, N's condition is unread
+        return None
     hit = [(k, n) for k, n in counts.items() if any(RELATION_TEST[r](n, w) for r, w in wanted)]
     (c, v), n = hit[0] if hit else next(iter(counts.items()))
     # Shapes that train statements answered about as often wrong as right: several named values
@@ -234,6 +245,24 @@ def _opens_with_count(toks: list[str]) -> bool:
     return n is not None and n == int(n) and n > 0 and toks[i + 1].isalpha()
 
 
+def _by_named_header(
+    claim: Claim, t: TableGrid, counts: dict[tuple[int, str], int]
+) -> dict[tuple[int, str], int]:
+    """``counts`` with a value held in several columns kept in the one whose header the claim
+    names ("joe johnson be the point leader in 2 game": high points, not high assists)."""
+    out = dict(counts)
+    for value in {v for _, v in counts}:
+        cols = [c for c, v in counts if v == value]
+        if len(cols) < 2:
+            continue
+        named = t.header_columns(claim.words, among=cols)
+        if len(named) == 1:
+            for c in cols:
+                if c != named[0]:
+                    del out[(c, value)]
+    return out
+
+
 def _rows_holding_all(t: TableGrid, counts: dict[tuple[int, str], int]) -> set[int] | None:
     """The rows holding each named value where the claim names two or three different ones,
     each in a column of its own and each held by several rows (so each is a condition, none a
@@ -272,6 +301,24 @@ def _membership(tokens: list[str]) -> tuple[int, int] | None:
         if whole is not None and whole == int(whole):
             return i, int(whole)
     return None
+
+
+#: "N of (the) M", "N out of (the) M": a count and the size of the group it is a part of.
+_SHARE = re.compile(r"(?:^| )(\d+) (?:out )?of (?:the )?(\d+)(?= |$)")
+
+
+def _share(tokens: list[str], n_rows: int) -> tuple[int, int, int] | None:
+    """(N's position, N, M) of the claim's "N (out) of (the) M" where N is smaller than M: N rows of a group of
+    M hold the value, so N is the count to test and M is not ("3 of the 6 event be aba stadium
+    event")."""
+    m = _SHARE.search(" ".join(tokens))
+    if m is None:
+        return None
+    part, whole = int(m.group(1)), int(m.group(2))
+    at = " ".join(tokens)[: m.start(1)].count(" ")
+    if at and tokens[at - 1] in _NOT_COUNT_BEFORE:
+        return None  # "week 13 of the 1950 season"
+    return (at, part, whole) if 0 < part < whole <= n_rows else None
 
 
 def _same_day_rows(t: TableGrid, row: int, col: int) -> set[int]:
