@@ -2054,3 +2054,16 @@ def test_a_value_in_several_columns_is_counted_in_the_one_whose_header_the_claim
     assert (verdict.op, verdict.label) == ("count", SUPPORTS)
     assert verdict.program == "count(high rebounds == 'joe johnson') = 2; claimed 2"
     assert execute("joe johnson lead the team in point in 2 game", cells).label == REFUTES
+
+
+def test_a_one_that_stands_for_a_thing_named_elsewhere_is_no_count():
+    cells = table_elements(
+        "cities", [["city", "type", "population"], ["birmingham", "metropolitan", "1100000"],
+                   ["leeds", "metropolitan", "790000"], ["bristol", "unitary", "470000"],
+                   ["coventry", "metropolitan", "345000"]]
+    )  # fmt: skip
+    # a row's own name is held once whatever the claim says of it
+    assert execute("birmingham share type with only 1 other city", cells) is None
+    assert execute("leeds be 1 of the most populous city", cells) is None
+    verdict = execute("there be only 1 unitary city", cells)
+    assert verdict.program == "count(type == 'unitary') = 1; claimed 1"

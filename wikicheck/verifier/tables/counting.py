@@ -68,7 +68,7 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
         if n is None or n != int(n) or not 0 <= n <= len(t.rows):
             continue
         before = toks[max(0, i - 3) : i]
-        after = toks[i + 1 : i + 3]
+        after = toks[i + 1 : i + 4]
         if any(a <= i < b for a, b in spans) or (before and before[-1] in "-:/#"):
             continue  # part of a named cell ("ohio 6") or column ("multi 1"), a score, date, time
         if before and before[-1] in _NOT_COUNT_BEFORE or "out" in before[-3:-1]:
@@ -83,8 +83,22 @@ def _stated_counts(claim: Claim, t: TableGrid) -> list[tuple[str, int]]:
             continue
         if after[:2] in (["time", "the"], ["times", "the"], ["time", "as"], ["times", "as"]):
             continue  # "2 time the capacity": a ratio
+        if n == 1 and _one_as_pronoun(before, after):
+            continue  # "the 1 who fight only 2 round", "1 other city", "1 of the highest"
         out.append((relation_before(toks, i) or "=", int(n)))
     return out
+
+
+def _one_as_pronoun(before: list[str], after: list[str]) -> bool:
+    """Whether a "1" stands for a thing named elsewhere rather than counting rows: "the 1 who",
+    "any 1 else", "1 other city", "1 of many", "1 of the highest scoring team"."""
+    if before[-1:] in (["the"], ["any"]) and after[:1] not in (["time"], ["times"]):
+        return True  # where "the 1 time that" counts
+    if after[:1] in (["other"], ["else"]):
+        return True
+    if after[:2] == ["of", "many"]:
+        return True
+    return after[:2] == ["of", "the"] and after[2:3] != [] and after[2] in MAX_WORDS | MIN_WORDS
 
 
 #: "there are N <things>" / "the table has N <things>", the count first, then what is counted.
