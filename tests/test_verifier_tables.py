@@ -2067,3 +2067,17 @@ def test_a_one_that_stands_for_a_thing_named_elsewhere_is_no_count():
     assert execute("leeds be 1 of the most populous city", cells) is None
     verdict = execute("there be only 1 unitary city", cells)
     assert verdict.program == "count(type == 'unitary') = 1; claimed 1"
+
+
+def test_only_before_a_number_says_how_small_it_is():
+    cells = table_elements(
+        "league", [["position", "team", "points", "lost"], ["7", "santos", "21", "3"],
+                   ["8", "rio branco", "16", "5"], ["9", "paysandu", "14", "5"]]
+    )  # fmt: skip
+    verdict = execute("rio branco be in position 8 with only 18 point", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)
+    assert execute("santos be the only team with 3 loss", cells).op == "only"
+    # "1 of only 2": a member of a group of two
+    verdict = execute("rio branco be 1 of only 2 team with 5 loss", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS)
+    assert execute("santos be 1 of only 2 team with 5 loss", cells).label == REFUTES

@@ -310,7 +310,7 @@ def _membership(tokens: list[str]) -> tuple[int, int] | None:
     for i in range(len(tokens) - 3):
         if tokens[i] != "be" or as_number(tokens[i + 1]) is None or tokens[i + 2] != "of":
             continue
-        j = i + 4 if tokens[i + 3] == "the" else i + 3
+        j = i + 4 if tokens[i + 3] in ("the", "only") else i + 3
         whole = as_number(tokens[j]) if j < len(tokens) else None
         if whole is not None and whole == int(whole):
             return i, int(whole)
@@ -448,6 +448,8 @@ def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
         spans = mention_spans(claim, t)
         if all(any(a <= i < b for a, b in spans) for i in _positions(claim.tokens, "only")):
             return None  # "west croydon (peaks & sun only)": the word of a cell named
+        if all(_only_a_measure(claim.tokens, i) for i in _positions(claim.tokens, "only")):
+            return None  # "alex tagliani receive only 9 point": how little, not who alone
         return _only(claim, t, rows_of)
     # "all/none ... <header> <value>": the value is looked for in the column the claim names.
     cols = t.header_columns(claim.words)
@@ -469,6 +471,14 @@ def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
 
 def _positions(tokens: list[str], word: str) -> list[int]:
     return [i for i, tok in enumerate(tokens) if tok == word]
+
+
+def _only_a_measure(tokens: list[str], i: int) -> bool:
+    """Whether the "only" at ``i`` says how small a number is ("with only 18 point", "by a
+    margin of only 3 point"), not that one row alone holds a value ("the only 2 song", "only 1
+    candidate , theodore roosevelt , be from the progressive party")."""
+    after = as_number(tokens[i + 1]) if i + 1 < len(tokens) else None
+    return after not in (None, 1) and tokens[i - 1 : i] != ["the"]
 
 
 def _quantifies_all(tokens: list[str]) -> bool:
