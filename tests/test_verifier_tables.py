@@ -2081,3 +2081,18 @@ def test_only_before_a_number_says_how_small_it_is():
     verdict = execute("rio branco be 1 of only 2 team with 5 loss", cells)
     assert (verdict.op, verdict.label) == ("count", SUPPORTS)
     assert execute("santos be 1 of only 2 team with 5 loss", cells).label == REFUTES
+
+
+def test_the_extreme_row_given_a_value_it_does_not_hold_is_refuted():
+    cells = table_elements(
+        "games", [["date", "opponent", "attendance"], ["june 15", "giants", "38112"],
+                  ["june 16", "dodgers", "45229"], ["june 17", "padres", "30211"],
+                  ["june 18", "giants", "35001"]]
+    )  # fmt: skip
+    verdict = execute("the largest attendance be 40419 against the dodger", cells)
+    assert (verdict.op, verdict.label) == ("superlative", REFUTES)
+    assert verdict.program.endswith("attendance = 45229")
+    assert execute("the largest attendance be 45229 against the dodger", cells).label == SUPPORTS
+    # a bound the extreme meets is no value given
+    claim = "the largest attendance , over 40000 , be against the dodger"
+    assert execute(claim, cells).label == SUPPORTS

@@ -14,6 +14,7 @@ from wikicheck.verifier.tables.grid import (
     TableGrid,
     Verdict,
     free_numbers,
+    header_spans,
     mention_spans,
     one_numeric_column,
     rows_by_mention,
@@ -28,6 +29,7 @@ from wikicheck.verifier.tables.text import (
     as_number,
     contains_span,
     fmt_number,
+    relation_before,
     tokenize,
 )
 
@@ -112,7 +114,44 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
         held = {t.value(r, c) for r in named for c in t.rows[r]}
         if any(n != best and n not in held for n in given):
             return None  # "the smallest crowd be carlton at 22000": a value the row does not hold
+    if ok and _states_other_extreme(claim, t, named, col, best):
+        # "84 be the highest score for scarface": the row is the extreme one, its value is not 84
+        return Verdict(REFUTES, "superlative", f"{program}; {t.headers[col]} = {fmt_number(best)}")
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
+
+
+#: Words after which a claim gives a value ("be 84", "an attendance of 40419", "at 22000").
+_GIVES = frozenset({"be", "of", "at", "with", ":"})
+
+
+def _states_other_extreme(
+    claim: Claim, t: TableGrid, named: list[int], col: int, best: float
+) -> bool:
+    """Whether the claim gives the extreme a value it does not have: a number of the claim's,
+    outside the cells it names, held by no cell of the named rows, next to the superlative
+    ("84 be the highest score", "the largest attendance be 40419") and within the ranked
+    column's range, so a value of that column."""
+    toks = claim.tokens
+    spans = mention_spans(claim, t) + header_spans(claim, t)
+    at = [i for i, w in enumerate(toks) if w in MAX_WORDS | MIN_WORDS]
+    held = {t.value(r, c) for r in named for c in t.rows[r]}
+    values = t.column_values(col).values()
+    lo, hi = min(values, default=0.0), max(values, default=0.0)
+    for i, tok in enumerate(toks):
+        n = as_number(tok)
+        if n is None or n in claim.context or any(a <= i < b for a, b in spans):
+            continue
+        if not any(abs(i - j) <= 4 for j in at) or n == best or n in held:
+            continue
+        if relation_before(toks, i) is not None or toks[i - 1 : i] in (["over"], ["under"]):
+            continue  # "at over 5000 people": a bound the extreme meets
+        if not (toks[i - 1 : i] and toks[i - 1] in _GIVES or toks[i + 1 : i + 2] == ["be"]):
+            continue  # "the largest population in 2008": a condition, not the value given
+        if toks[i - 1 : i] in (["-"], [":"], ["/"]) or toks[i + 1 : i + 2] in (["-"], [":"], ["/"]):
+            continue
+        if lo <= n <= hi:
+            return True
+    return False
 
 
 #: A comparative and the superlative it makes against every other row ("more ... than any").
