@@ -2096,3 +2096,19 @@ def test_the_extreme_row_given_a_value_it_does_not_hold_is_refuted():
     # a bound the extreme meets is no value given
     claim = "the largest attendance , over 40000 , be against the dodger"
     assert execute(claim, cells).label == SUPPORTS
+
+
+def test_a_value_written_with_other_spaces_or_hyphens_is_that_value():
+    cells = table_elements(
+        "amino acids", [["amino acid", "side - chain polarity", "charge"],
+                        ["valine", "nonpolar", "neutral"], ["serine", "polar", "neutral"],
+                        ["lysine", "polar", "positive"]]
+    )  # fmt: skip
+    verdict = execute("the side - chain polarity of valine be non - polar", cells)
+    assert verdict.label == SUPPORTS
+    assert verdict.program == "side - chain polarity[valine] = 'nonpolar'; claimed 'non - polar'"
+    assert execute("the side - chain polarity of valine be polar", cells).label == REFUTES
+    # serine's "polar" is named only inside the "nonpolar" the claim states
+    verdict = execute("the side - chain polarity of serine be non - polar", cells)
+    assert verdict.label == REFUTES
+    assert execute("the side - chain polarity of serine be polar", cells).label == SUPPORTS

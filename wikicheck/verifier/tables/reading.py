@@ -4,7 +4,7 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from wikicheck.common.quantities import (
     MONTH_WORDS,
@@ -149,6 +149,11 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         claimed = ", ".join(f"{t.headers[c]}: {v!r}" for c, v in timeline)
         program = f"{shown}; claimed {claimed}"
         return Verdict(REFUTES if wrong else SUPPORTS, "lookup", program)
+    apart = _other_written_apart(claim, t, row, column_rows)
+    if apart is not None:
+        c, said = apart
+        program = f"{t.headers.get(c, c)}[{name}] = {_shown_cell(t.rows[row][c])}; claimed {said!r}"
+        return Verdict(REFUTES, "lookup", program)
     held = {v for (_, v), rs in column_rows.items() if row in rs}
     named_cols = set(t.header_columns(claim.words))
     for (c, v), rs in column_rows.items():
@@ -157,6 +162,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
             # claim names the column that does not ("vancouver be at home")
         if contains_span(tokenize(t.rows[row].get(c, "")), tokenize(v)):
             continue  # "euro 2012" of the row's "euro 2012 qualifier": a part of its value
+        if _written_apart(t.rows[row].get(c, ""), claim.tokens) is not None:
+            continue  # "non - polar" is the row's "nonpolar", not another row's "polar"
         have = _shown_cell(t.rows[row].get(c, ""))
         program = f"{t.headers.get(c, c)}[{name}] = {have}; claimed {_shown_cell(v)}"
         return Verdict(REFUTES, "lookup", program)
@@ -216,10 +223,61 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         held_cells = [(c, v) for c, v in stated if row in column_rows[(c, v)]] or stated[:1]
         held_cells.sort(key=_said_at(claim))
         shown = ", ".join(
-            f"{t.headers.get(c, c)}[{name}] = {_shown_cell(v)}" for c, v in held_cells
+            f"{t.headers.get(c, c)}[{name}] = {_shown_cell(t.rows[row].get(c) or v)}"
+            for c, v in held_cells
         )
-        claimed = ", ".join(_shown_cell(v) for _, v in held_cells)
+        claimed = ", ".join(
+            _shown_cell(_written_apart(t.rows[row].get(c, ""), claim.tokens) or v)
+            for c, v in held_cells
+        )
         return Verdict(SUPPORTS, "lookup", f"{shown}; claimed {claimed}")
+    return None
+
+
+def _written_apart(cell: str, tokens: list[str]) -> str | None:
+    """The claim's words that write ``cell`` with other spaces or hyphens ("non - polar" for
+    "nonpolar", "play off" for "playoff"); None if it writes it no such way."""
+
+    def squash(words: Sequence[str]) -> str:
+        return _squashed(" ".join(words))
+
+    head = tokenize(cell)
+    squashed = squash(head)
+    if len(squashed) < 5 or contains_span(tokens, head):
+        return None
+    return next(
+        (
+            " ".join(tokens[i:j])
+            for i in range(len(tokens))
+            for j in range(i + 1, min(len(tokens), i + len(head) + 3) + 1)
+            if squash(tokens[i:j]) == squashed
+            and squash(tokens[i : i + 1])
+            and squash(tokens[j - 1 : j])
+        ),
+        None,
+    )
+
+
+def _squashed(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _other_written_apart(
+    claim: Claim, t: TableGrid, row: int, column_rows: dict[tuple[int, str], set[int]]
+) -> tuple[int, str] | None:
+    """(column, the claim's words) where the row's own cell is named only inside words that
+    write another cell of its column apart: "serine be non - polar" names serine's "polar",
+    and states another row's "nonpolar"."""
+    for c, v in column_rows:
+        if t.rows[row].get(c) != v:
+            continue
+        own = _squashed(v)
+        for other in {r.get(c, "") for r in t.rows} - {v}:
+            if _squashed(other) == own or own not in _squashed(other):
+                continue  # the same value written another way, or one holding no part of it
+            said = _written_apart(other, claim.tokens)
+            if said is not None and contains_span(tokenize(said), tokenize(v)):
+                return c, said
     return None
 
 
