@@ -2112,3 +2112,18 @@ def test_a_value_written_with_other_spaces_or_hyphens_is_that_value():
     verdict = execute("the side - chain polarity of serine be non - polar", cells)
     assert verdict.label == REFUTES
     assert execute("the side - chain polarity of serine be polar", cells).label == SUPPORTS
+
+
+def test_a_score_given_to_one_side_held_by_the_other_sides_column_is_refuted():
+    cells = table_elements(
+        "round", [["home team", "home team score", "away team", "away team score", "venue"],
+                  ["melbourne", "13.16 (94)", "carlton", "11.12 (78)", "mcg"],
+                  ["footscray", "9.20 (74)", "geelong", "12.11 (83)", "western oval"]]
+    )  # fmt: skip
+    verdict = execute("the home team score for mcg be 11.12 (78)", cells)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program.endswith("home team score = '13.16 (94)'; claimed '11.12 (78)'")
+    assert execute("the home team 's score at western oval be 9.20 (74)", cells).label == SUPPORTS
+    # naming both sides, the claim may give the other side its score
+    claim = "the home team score 13.16 (94) to 11.12 (78) against the away team"
+    assert execute(claim, cells).label == SUPPORTS

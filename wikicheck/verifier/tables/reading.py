@@ -913,7 +913,39 @@ def _misplaced(claim: Claim, t: TableGrid, columns: dict[str, set[int]]) -> tupl
         sides = _wrong_side(claim, t, v, cols)
         if sides is not None:
             return v, sides[0]
+        scored = _other_sides_score(claim, t, v, cols)
+        if scored is not None:
+            return v, scored
     return None
+
+
+def _score_sides(toks: list[str]) -> set[str]:
+    """The sides whose score the claim names: "the home team 's score", "away team score",
+    "the visitor score"."""
+    out = set()
+    for i, tok in enumerate(toks):
+        if tok != "score":
+            continue
+        j = i - 1
+        while j >= 0 and toks[j] in ("'s", "'", "s", "team"):
+            j -= 1
+        out |= {side for side, words in _SIDE_WORDS.items() if j >= 0 and toks[j] in words}
+    return out
+
+
+def _other_sides_score(claim: Claim, t: TableGrid, value: str, cols: set[int]) -> int | None:
+    """The score column of the side the claim names where ``value``, a score, is held only by
+    the other side's ("the home team score for mcg be 24.17 (161)", the away team's score)."""
+    sides = _side_columns(t)
+    said = _score_sides(claim.tokens)
+    if not sides or len(said) != 1 or as_number(tokenize(value)[0]) is None:
+        return None
+    side = said.pop()
+    other = "away" if side == "home" else "home"
+    if not cols <= sides[other] or claim.words & _SIDE_WORDS[other]:
+        return None  # a claim that names the other side too may give it this score
+    own = [c for c in sides[side] if "score" in tokenize(t.headers[c])]
+    return own[0] if len(own) == 1 else None
 
 
 def bound(claim: Claim, t: TableGrid) -> Verdict | None:
