@@ -2127,3 +2127,16 @@ def test_a_score_given_to_one_side_held_by_the_other_sides_column_is_refuted():
     # naming both sides, the claim may give the other side its score
     claim = "the home team score 13.16 (94) to 11.12 (78) against the away team"
     assert execute(claim, cells).label == SUPPORTS
+
+
+def test_a_rows_value_given_another_columns_role_is_refuted():
+    cells = table_elements(
+        "episodes", [["title", "directed by", "written by"],
+                     ["i feel good", "stephen cragg", "joe sachs"],
+                     ["red asphalt", "jack kenny", "matt rosenberg"],
+                     ["the gift", "stephen cragg", "matt rosenberg"]]
+    )  # fmt: skip
+    verdict = execute("i feel good be written by stephen cragg", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)
+    assert verdict.program == "written by[i feel good] = 'joe sachs'; claimed 'stephen cragg'"
+    assert execute("i feel good be directed by stephen cragg", cells).label == SUPPORTS

@@ -222,6 +222,17 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if stated and not free:  # a stated number the row does not hold leaves it undecided
         held_cells = [(c, v) for c, v in stated if row in column_rows[(c, v)]] or stated[:1]
         held_cells.sort(key=_said_at(claim))
+        held_in: dict[str, set[int]] = {}
+        for c, v in held_cells:
+            if as_number(tokenize(v)[0]) is None:  # "car number 31 finish in last place"
+                held_in.setdefault(v, set()).add(c)
+        misplaced = _misplaced(claim, t, held_in)
+        if misplaced is not None:
+            # "i feel good be written by stephen cragg": he directed it
+            v, c = misplaced
+            have = _shown_cell(t.rows[row].get(c, ""))
+            program = f"{t.headers.get(c, c)}[{name}] = {have}; claimed {_shown_cell(v)}"
+            return Verdict(REFUTES, "lookup", program)
         shown = ", ".join(
             f"{t.headers.get(c, c)}[{name}] = {_shown_cell(t.rows[row].get(c) or v)}"
             for c, v in held_cells
