@@ -2140,3 +2140,18 @@ def test_a_rows_value_given_another_columns_role_is_refuted():
     assert (verdict.op, verdict.label) == ("lookup", REFUTES)
     assert verdict.program == "written by[i feel good] = 'joe sachs'; claimed 'stephen cragg'"
     assert execute("i feel good be directed by stephen cragg", cells).label == SUPPORTS
+
+
+def test_a_value_after_before_or_after_names_another_rows_side_not_its_row():
+    cells = table_elements(
+        "schedule", [["week", "date", "visiting team", "leader since"],
+                     ["12", "november 29", "green bay packers", "1990"],
+                     ["13", "december 6", "chicago bears", "1991"],
+                     ["14", "december 13", "detroit lions", "1992"],
+                     ["15", "december 20", "chicago bears", "1993"]]
+    )  # fmt: skip
+    assert execute("chicago bear be the visiting team after december 6", cells) is None
+    verdict = execute("chicago bear be the visiting team on december 6", cells)
+    assert verdict.program == "visiting team[december 6] = 'chicago bears'; claimed 'chicago bears'"
+    # a header's own word orders nothing
+    assert execute("the detroit lions have be leader since 1992", cells).label == SUPPORTS

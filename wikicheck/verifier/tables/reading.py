@@ -219,6 +219,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         return Verdict(REFUTES, "lookup", program)
     stated = [(c, v) for (c, v) in column_rows if c not in key_cols]
     stated.sort(key=lambda cv: row not in column_rows[cv])  # the column holding it first
+    if relative & _ORDER and any(_ordered_by(claim, t, v) for _, v in column_rows):
+        return None  # "chicago be the visiting team after december 6": another row's value
     if stated and not free:  # a stated number the row does not hold leaves it undecided
         held_cells = [(c, v) for c, v in stated if row in column_rows[(c, v)]] or stated[:1]
         held_cells.sort(key=_said_at(claim))
@@ -243,6 +245,20 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         )
         return Verdict(SUPPORTS, "lookup", f"{shown}; claimed {claimed}")
     return None
+
+
+def _ordered_by(claim: Claim, t: TableGrid, value: str) -> bool:
+    """Whether the claim writes ``value`` right after an ordering word ("after december 6",
+    "prior to 1990"): it names the rows on one side of that value's row, not its row. Not a
+    header's word ("leader since 2007")."""
+    toks = claim.tokens
+    headed = {w for h in t.headers.values() for w in tokenize(h)}
+    for i in span_starts(toks, tokenize(value)):
+        if i > 0 and toks[i - 1] in _ORDER - headed:
+            return True
+        if toks[max(0, i - 2) : i] == ["prior", "to"] and "prior" not in headed:
+            return True
+    return False
 
 
 def _written_apart(cell: str, tokens: list[str]) -> str | None:
