@@ -2155,3 +2155,22 @@ def test_a_value_after_before_or_after_names_another_rows_side_not_its_row():
     assert verdict.program == "visiting team[december 6] = 'chicago bears'; claimed 'chicago bears'"
     # a header's own word orders nothing
     assert execute("the detroit lions have be leader since 1992", cells).label == SUPPORTS
+
+
+def test_the_same_number_of_counts_the_rows_holding_each_value():
+    cells = table_elements(
+        "episodes", [["title", "directed by"], ["voicemail", "jace alexander"],
+                     ["harmony", "jace alexander"], ["balls", "john fortenberry"],
+                     ["twat", "john fortenberry"], ["shame", "ken whittingham"],
+                     ["bitch", "ken whittingham"], ["happy", "ken whittingham"]]
+    )  # fmt: skip
+    verdict = execute(
+        "jace alexander and john fortenberry direct the same number of episode", cells
+    )
+    assert (verdict.op, verdict.label) == ("count_comparison", SUPPORTS)
+    assert verdict.program == (
+        "count(directed by == 'jace alexander') = 2, "
+        "count(directed by == 'john fortenberry') = 2; claimed equal"
+    )
+    claim = "jace alexander and ken whittingham direct the same number of episode"
+    assert execute(claim, cells).label == REFUTES

@@ -27,6 +27,7 @@ from wikicheck.verifier.tables.text import (
     RELATION_TEST,
     STOP_WORDS,
     as_number,
+    contains_span,
     fmt_number,
     relation_before,
     span_starts,
@@ -384,7 +385,11 @@ def compare_counts(claim: Claim, t: TableGrid) -> Verdict | None:
     is no numeric column to compare; the claim names none (that would be ``comparison``'s) and
     states no number (a difference of counts is left alone)."""
     toks = claim.tokens
-    if toks.count("than") != 1 or t.header_columns(claim.words, numeric_only=True):
+    if t.header_columns(claim.words, numeric_only=True):
+        return None
+    if "than" not in toks and _SAME_NUMBER.search(" ".join(toks)):
+        return _same_counts(claim, t)
+    if toks.count("than") != 1:
         return None
     cut = toks.index("than")
     direction = {w for w in toks[:cut] if w in _MORE_ROWS | _FEWER_ROWS}
@@ -431,6 +436,38 @@ def compare_counts(claim: Claim, t: TableGrid) -> Verdict | None:
         f"count({b_shown}) = {max(b_counts.values()) if more else min(b_counts.values())}"
     )
     return Verdict(SUPPORTS if ok else REFUTES, "count_comparison", program)
+
+
+#: "the same number of", "the same amount of", "an equal number of": rows counted, not values.
+_SAME_NUMBER = re.compile(r"\b(?:same|equal) (?:number|amount|count) of\b")
+
+
+def _same_counts(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "jace alexander and john fortenberry direct the same number of episode": do as many
+    rows hold each value the claim names in one column? (The claim names no number column:
+    "the same number of total medal" compares values, ``same`` reads it.)"""
+    if claim.numbers():
+        return None
+    named: dict[tuple[int, str], int] = {}
+    for r, c in claim.mentions:
+        if c == ROW_HEADER_COLUMN or c in t.dates:
+            continue
+        v = t.rows[r][c]
+        named[(c, v)] = len(t.rows_holding(v, (c,)))
+    named = _by_named_header(claim, t, named)
+    by_col: dict[int, dict[str, int]] = {}
+    for (c, v), n in named.items():
+        by_col.setdefault(c, {})[v] = n
+    found = [(c, vs) for c, vs in by_col.items() if len(vs) >= 2]
+    if len(found) != 1 or len(by_col) > 2:
+        return None
+    c, vs = found[0]
+    texts = [tokenize(v) for v in vs]
+    if any(a is not b and contains_span(a, b) for a in texts for b in texts):
+        return None  # "world cup qualifier" inside "2002 world cup qualifier": one named twice
+    counts = ", ".join(f"count({t.headers.get(c, c)} == {v!r}) = {n}" for v, n in vs.items())
+    ok = len(set(vs.values())) == 1
+    return Verdict(SUPPORTS if ok else REFUTES, "count_comparison", f"{counts}; claimed equal")
 
 
 def only_all_none(claim: Claim, t: TableGrid) -> Verdict | None:
