@@ -2174,3 +2174,22 @@ def test_the_same_number_of_counts_the_rows_holding_each_value():
     )
     claim = "jace alexander and ken whittingham direct the same number of episode"
     assert execute(claim, cells).label == REFUTES
+
+
+def test_a_claim_opening_with_a_count_or_counting_episodes_counts_rows():
+    cells = table_elements(
+        "episodes", [["no", "title", "directed by", "written by"],
+                     ["1", "pilot", "danny cannon", "sarah goldfinger"],
+                     ["2", "cool change", "kim manners", "sarah goldfinger"],
+                     ["3", "crate 'n burial", "danny cannon", "ann donahue"],
+                     ["4", "pledging mr johnson", "kim manners", "josh berman"]]
+    )  # fmt: skip
+    verdict = execute("danny cannon direct 2 episode", cells)
+    assert verdict.program == "count(directed by == 'danny cannon') = 2; claimed 2"
+    assert execute("kim manners direct 3 episode", cells).label == REFUTES
+    # a claim's opening count is a count though a named row holds that number
+    verdict = execute("2 episode be written by sarah goldfinger", cells)
+    assert verdict.program == "count(written by == 'sarah goldfinger') = 2; claimed 2"
+    # "N be the <column>" gives a value
+    verdict = execute("4 be the no of pledging mr johnson", cells)
+    assert verdict is None or verdict.op != "count"

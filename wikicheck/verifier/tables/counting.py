@@ -35,7 +35,11 @@ from wikicheck.verifier.tables.text import (
 )
 
 #: Words that say a number in the claim may be a count of rows.
-_COUNT_CUES = frozenset("there time times of total count number appear game only win won".split())
+_COUNT_CUES = frozenset(
+    "there time times of total count number appear game only win won episode episodes match "
+    "matches race races tournament tournaments event events song songs film films album albums "
+    "award awards title titles".split()
+)
 
 
 #: A number right after these names a thing ("number 3 pick", "season 5", "game 2"), not a count.
@@ -179,7 +183,8 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         return None
     # without a cue word, "<N> <value> <column>" alone makes a count, of that value, and so
     # does a claim opening with one ("3 player score 0 goal", "fewer than 4 team ...")
-    opening = not claim.words & _COUNT_CUES and _opens_with_count(claim.tokens)
+    n_opening = _opening_count(claim.tokens)
+    opening = not claim.words & _COUNT_CUES and n_opening is not None
     cued = bool(claim.words & _COUNT_CUES) or opening
     counted = None if claim.words & _COUNT_CUES else _counted_value(claim, t)
     if not cued and counted is None:
@@ -187,9 +192,13 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
     named_rows = {r for r, _ in claim.mentions}
     in_rows = {t.value(r, c) for r in named_rows for c in t.rows[r]}
     # a score, a date part or a value of the named rows is not a count, unless the claim puts
-    # it before the value it counts
+    # it before the value it counts or opens with it ("3 team have 0 draw")
     n_counted, counted_cell = counted or (None, None)
-    wanted = [(rel, n) for rel, n in _stated_counts(claim, t) if n not in in_rows or n == n_counted]
+    wanted = [
+        (rel, n)
+        for rel, n in _stated_counts(claim, t)
+        if n not in in_rows or n in (n_counted, n_opening)
+    ]
     member = _membership(claim.tokens)
     share = None if member is not None else _share(claim.tokens, len(t.rows))
     if share is not None:
@@ -250,14 +259,17 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
 _OPENING_BOUNDS = frozenset("more less fewer greater than at least most over under only".split())
 
 
-def _opens_with_count(toks: list[str]) -> bool:
-    """Whether the claim opens with a count of things: "3 player score 0 goal", "fewer than 4
+def _opening_count(toks: list[str]) -> int | None:
+    """The count of things a claim opens with: 3 of "3 player score 0 goal", 4 of "fewer than 4
     team be from brazil" (a whole number, a bound's words before it, a word after it)."""
     i = 0
     while i < len(toks) and toks[i] in _OPENING_BOUNDS:
         i += 1
     n = as_number(toks[i]) if i + 1 < len(toks) else None
-    return n is not None and n == int(n) and n > 0 and toks[i + 1].isalpha()
+    ok = n is not None and n == int(n) and n > 0 and toks[i + 1].isalpha()
+    if ok and toks[i + 1] in ("be", "is", "was", "are", "were"):
+        return None  # "8 be the try bonus": a value the claim gives
+    return int(n) if ok else None
 
 
 def _by_named_header(
