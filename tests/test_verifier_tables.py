@@ -2193,3 +2193,31 @@ def test_a_claim_opening_with_a_count_or_counting_episodes_counts_rows():
     # "N be the <column>" gives a value
     verdict = execute("4 be the no of pledging mr johnson", cells)
     assert verdict is None or verdict.op != "count"
+
+
+def test_each_team_is_compared_on_its_own_sides_score():
+    cells = table_elements(
+        "round", [["home team", "home team score", "away team", "away team score", "venue"],
+                  ["melbourne", "13.16 (94)", "carlton", "11.12 (78)", "mcg"],
+                  ["footscray", "9.20 (74)", "north melbourne", "12.11 (83)", "western oval"],
+                  ["collingwood", "11.10 (76)", "fitzroy", "10.12 (72)", "victoria park"]]
+    )  # fmt: skip
+    # "melbourne" inside "north melbourne" names no row of its own
+    verdict = execute("melbourne have a higher score than north melbourne", cells)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    assert verdict.program == (
+        "home team score[melbourne] > away team score[north melbourne]: 13.16 > 12.11"
+    )
+    assert execute("fitzroy have a higher score than north melbourne", cells).label == REFUTES
+
+
+def test_a_number_of_the_compared_columns_header_is_no_difference():
+    cells = table_elements(
+        "states", [["state", "gdp per capita (us) (2004)"], ["amazonas", "11434"],
+                   ["maranhão", "2748"], ["piauí", "2892"]]
+    )  # fmt: skip
+    claim = (
+        "the state of amazonas have a higher gdp per capita (us) (2004) than the state of maranhão"
+    )
+    verdict = execute(claim, cells)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)

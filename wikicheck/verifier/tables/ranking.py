@@ -327,6 +327,14 @@ def _side_row(claim: Claim, t: TableGrid, side: list[str]) -> int | None:
     ]
     if any(c in t.leaders for _, c, _ in named):
         return None  # "kobe bryant score higher against memphis": his points, not the row's
+    texts = {cell: tokenize(cell) for _, _, cell in named}
+    named = [
+        (r, c, cell)
+        for r, c, cell in named
+        if not any(
+            len(texts[o]) > len(texts[cell]) and contains_span(texts[o], texts[cell]) for o in texts
+        )
+    ]  # "melbourne" of "north melbourne" names no row of its own
     rows = {r for r, _, _ in named}
     if len(rows) > 1:
         rows_of: dict[str, set[int]] = {}
@@ -339,18 +347,53 @@ def _side_row(claim: Claim, t: TableGrid, side: list[str]) -> int | None:
 
 def _more_less(
     claim: Claim, t: TableGrid
-) -> tuple[bool, tuple[int, int], int, float | None, float | None] | None:
-    """ "<row A> ... more/less <column> than <row B>": (more?, rows, column, A's and B's values)."""
+) -> (
+    tuple[bool, tuple[int, int], tuple[int, int], float | None, float | None, tuple[str, str]]
+    | None
+):
+    """ "<row A> ... more/less <column> than <row B>": (more?, the rows, each one's column, A's
+    and B's values, the names the program shows them by)."""
     more, less = bool(claim.words & MORE_WORDS), bool(claim.words & LESS_WORDS)
     rows = _two_rows(claim, t)
     if rows is None or more == less:
         return None
     col = one_numeric_column(claim, t, fallback=True)
     if col is None:
-        return None
+        own = _own_scores(claim, t, rows)
+        if own is None:
+            return None
+        cols, names = own
+        return more, rows, cols, t.value(rows[0], cols[0]), t.value(rows[1], cols[1]), names
     if col == t.place_column():
         more = not more  # a higher rank or place is a smaller number
-    return more, rows, col, t.value(rows[0], col), t.value(rows[1], col)
+    names = (t.name(rows[0]), t.name(rows[1]))
+    return more, rows, (col, col), t.value(rows[0], col), t.value(rows[1], col), names
+
+
+def _own_scores(
+    claim: Claim, t: TableGrid, rows: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[str, str]] | None:
+    """Each named team's own score column where a game's table gives each side its team and
+    score columns ("fitzroy have a higher score than north melbourne": each team's score is
+    in the "<its column> score" column of its row), and the teams; None otherwise."""
+    if "score" not in claim.words:
+        return None
+    paired = {}
+    for c, h in t.headers.items():
+        own = [d for d, g in t.headers.items() if tokenize(g) == [*tokenize(h), "score"]]
+        if len(own) == 1 and own[0] in t.numeric:
+            paired[c] = own[0]
+    if len(paired) < 2:
+        return None
+    out, names = [], []
+    for row in rows:
+        own = {c for r, c in claim.mentions if r == row and c in paired}
+        if len(own) != 1:
+            return None
+        c = own.pop()
+        out.append(paired[c])
+        names.append(t.rows[row][c])
+    return (out[0], out[1]), (names[0], names[1])
 
 
 def difference(claim: Claim, t: TableGrid) -> Verdict | None:
@@ -358,20 +401,21 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     parsed = _more_less(claim, t)
     if parsed is None:
         return None
-    more, rows, col, a, b = parsed
+    more, rows, (col, col_b), a, b, (name_a, name_b) = parsed
     if col in t.dates:
         return None  # days between two dates: not a difference of their values
     cut = claim.tokens.index("than")
     named = [span for span in mention_spans(claim, t) if span[0] < cut]  # "on october 5"
     before = Claim(claim.tokens[:cut], set(), [], claim.context)
-    stated = [n for n in before.numbers(skip=named) if n not in (a, b)]
+    in_header = {as_number(w) for c in {col, col_b} for w in tokenize(t.headers[c])}
+    stated = [n for n in before.numbers(skip=named) if n not in (a, b) and n not in in_header]
     if a is None or b is None or len(stated) != 1:
         return None
     if not t.header_columns(claim.words, numeric_only=True) and _counts_other(before, stated[0]):
         return None  # "2 more church than": a count of rows, the table's one number column unnamed
     diff = a - b if more else b - a
-    h = t.headers[col]
-    program = f"{h}[{t.name(rows[0])}] - {h}[{t.name(rows[1])}] = {fmt_number(a - b)}"
+    h, h_b = t.headers[col], t.headers[col_b]
+    program = f"{h}[{name_a}] - {h_b}[{name_b}] = {fmt_number(a - b)}"
     program += f"; claimed {'+' if more else '-'}{fmt_number(stated[0])}"
     return Verdict(SUPPORTS if abs(diff - stated[0]) < 1e-6 else REFUTES, "difference", program)
 
@@ -425,14 +469,14 @@ def compare(claim: Claim, t: TableGrid) -> Verdict | None:
     parsed = _more_less(claim, t)
     if parsed is None:
         return _placed(claim, t)
-    more, rows, col, a, b = parsed
+    more, rows, (col, col_b), a, b, (name_a, name_b) = parsed
     if a is None or b is None or a == b:
         return None
-    h = t.headers[col]
+    h, h_b = t.headers[col], t.headers[col_b]
     op = ">" if more else "<"
     program = (
-        f"{h}[{t.name(rows[0])}] {op} {h}[{t.name(rows[1])}]: "
-        f"{t.shown(rows[0], col)} {op} {t.shown(rows[1], col)}"
+        f"{h}[{name_a}] {op} {h_b}[{name_b}]: "
+        f"{t.shown(rows[0], col)} {op} {t.shown(rows[1], col_b)}"
     )
     return Verdict(SUPPORTS if (a > b if more else a < b) else REFUTES, "comparison", program)
 
