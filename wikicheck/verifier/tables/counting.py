@@ -330,22 +330,24 @@ def _membership(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
-#: "N of (the) M", "N out of (the) M": a count and the size of the group it is a part of.
-_SHARE = re.compile(r"(?:^| )(\d+) (?:out )?of (?:the )?(\d+)(?= |$)")
-
-
 def _share(tokens: list[str], n_rows: int) -> tuple[int, int, int] | None:
-    """(N's position, N, M) of the claim's "N (out) of (the) M" where N is smaller than M: N rows of a group of
-    M hold the value, so N is the count to test and M is not ("3 of the 6 event be aba stadium
-    event")."""
-    m = _SHARE.search(" ".join(tokens))
-    if m is None:
-        return None
-    part, whole = int(m.group(1)), int(m.group(2))
-    at = " ".join(tokens)[: m.start(1)].count(" ")
-    if at and tokens[at - 1] in _NOT_COUNT_BEFORE:
-        return None  # "week 13 of the 1950 season"
-    return (at, part, whole) if 0 < part < whole <= n_rows else None
+    """(N's position, N, M) of the claim's "N (out) of (the) M" where N is smaller than M: N rows
+    of a group of M hold the value, so N is the count to test and M is not ("3 of the 6 event be
+    aba stadium event")."""
+    for at, tok in enumerate(tokens):
+        part = as_number(tok)
+        if part is None or part != int(part) or (at and tokens[at - 1] in _NOT_COUNT_BEFORE):
+            continue  # "week 13 of the 1950 season"
+        j = at + 1 + (tokens[at + 1 : at + 2] == ["out"])
+        if tokens[j : j + 1] != ["of"]:
+            continue
+        j += 1 + (tokens[j + 1 : j + 2] == ["the"])
+        whole = as_number(tokens[j]) if j < len(tokens) else None
+        if whole is not None and whole == int(whole):
+            if 0 < part < whole <= n_rows:
+                return at, int(part), int(whole)
+            return None
+    return None
 
 
 def _same_day_rows(t: TableGrid, row: int, col: int) -> set[int]:
