@@ -2221,3 +2221,21 @@ def test_a_number_of_the_compared_columns_header_is_no_difference():
     )
     verdict = execute(claim, cells)
     assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+
+
+def test_a_margin_is_the_difference_of_the_two_teams_points_in_their_game():
+    cells = table_elements(
+        "round", [["home team", "home team score", "away team", "away team score", "venue"],
+                  ["geelong", "10.12 (72)", "hawthorn", "11.8 (74)", "kardinia park"],
+                  ["fitzroy", "8.9 (57)", "carlton", "12.9 (81)", "brunswick street oval"]]
+    )  # fmt: skip
+    verdict = execute("hawthorn beat geelong by 2 point", cells)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
+    assert verdict.program == (
+        "away team score[hawthorn] - home team score[geelong] = 2; claimed won by 2"
+    )
+    assert execute("hawthorn beat geelong by more than 2 point", cells).label == REFUTES
+    assert execute("fitzroy lose to carlton by 24 point", cells).label == SUPPORTS
+    assert execute("carlton lose to fitzroy by 24 point", cells).label == REFUTES
+    assert execute("carlton beat fitzroy by 81 - 57", cells).label == SUPPORTS
+    assert execute("carlton beat fitzroy by 81 - 55", cells).label == REFUTES

@@ -39,6 +39,7 @@ from wikicheck.verifier.tables.ranking import (
     aggregate,
     compare,
     difference,
+    margin,
     ordinal,
     same,
     superlative,
@@ -78,6 +79,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "top": top,
     "superlative": superlative,
     "difference": difference,
+    "margin": margin,
     "comparison": compare,
     "timing": timing,
     "count_comparison": compare_counts,
@@ -97,7 +99,19 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
 #: "not" (train statements: right about half of the time on negated claims), so they abstain.
 _NEGATION = frozenset("not never n't no".split())
 _READS_NO_NEGATION = frozenset(
-    {"top", "superlative", "shape", "record", "timing", "count", "same", "lookup", "match", "bound"}
+    {
+        "top",
+        "superlative",
+        "shape",
+        "record",
+        "timing",
+        "count",
+        "same",
+        "lookup",
+        "match",
+        "bound",
+        "margin",
+    }
 )
 
 

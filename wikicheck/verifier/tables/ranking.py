@@ -25,6 +25,7 @@ from wikicheck.verifier.tables.text import (
     MAX_WORDS,
     MIN_WORDS,
     MORE_WORDS,
+    RELATION_TEST,
     TOTAL_WORDS,
     as_number,
     contains_span,
@@ -378,11 +379,7 @@ def _own_scores(
     in the "<its column> score" column of its row), and the teams; None otherwise."""
     if "score" not in claim.words:
         return None
-    paired = {}
-    for c, h in t.headers.items():
-        own = [d for d, g in t.headers.items() if tokenize(g) == [*tokenize(h), "score"]]
-        if len(own) == 1 and own[0] in t.numeric:
-            paired[c] = own[0]
+    paired = _paired_scores(t)
     if len(paired) < 2:
         return None
     out, names = [], []
@@ -394,6 +391,98 @@ def _own_scores(
         out.append(paired[c])
         names.append(t.rows[row][c])
     return (out[0], out[1]), (names[0], names[1])
+
+
+def _paired_scores(t: TableGrid) -> dict[int, int]:
+    """Each column naming a side of a game ("home team") and the column of its score ("home
+    team score")."""
+    paired = {}
+    for c, h in t.headers.items():
+        own = [d for d, g in t.headers.items() if tokenize(g) == [*tokenize(h), "score"]]
+        if len(own) == 1 and own[0] in t.numeric:
+            paired[c] = own[0]
+    return paired
+
+
+#: "A beat B by N", "A lose to B by N": whether the team named first won.
+_RESULT_VERBS = {
+    ("beat",): True, ("defeat",): True, ("defeated",): True, ("win", "over"): True,
+    ("win", "against"): True, ("lose", "to"): False, ("lost", "to"): False, ("fall", "to"): False,
+}  # fmt: skip
+
+
+def _points(text: str) -> float | None:
+    """A score's points: the total of an Australian rules "12.11 (83)", else its number."""
+    if text.endswith(")") and "(" in text:
+        inner = as_number(text[text.rindex("(") + 1 : -1].strip())
+        if inner is not None:
+            return inner
+    return as_number(text)
+
+
+def margin(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "hawthorn beat geelong by more than 2 point", "fitzroy lose to carlton by 24 point":
+    the two teams' scores in their game's row, where a table gives each side its team and score
+    columns."""
+    toks = claim.tokens
+    paired = _paired_scores(t)
+    if len(paired) < 2 or toks.count("by") != 1 or "and" in toks:
+        return None
+    by = toks.index("by")
+    found = [
+        (i, len(words), won)
+        for i in range(by)
+        for words, won in _RESULT_VERBS.items()
+        if tuple(toks[i : i + len(words)]) == words
+    ]
+    if len(found) != 1:
+        return None
+    i, width, first_won = found[0]
+    j = by + 1
+    rel = None
+    for words in (("more", "than"), ("less", "than"), ("over",), ("under",), ("at", "least")):
+        if tuple(toks[j : j + len(words)]) == words:
+            rel = relation_before(toks, j + len(words))
+            j += len(words)
+    n = as_number(toks[j]) if j < len(toks) else None
+    if n is None:
+        return None
+    a, b = _side_row(claim, t, toks[:i]), _side_row(claim, t, toks[i + width : by])
+    if a is None or a != b:
+        return None
+    sides = []
+    for side in (toks[:i], toks[i + width : by]):
+        cols = {
+            c
+            for r, c in claim.mentions
+            if r == a and c in paired and contains_span(side, tokenize(t.rows[r][c]))
+        }
+        if len(cols) != 1:
+            return None
+        sides.append(cols.pop())
+    if sides[0] == sides[1]:
+        return None
+    pa, pb = (_points(t.rows[a].get(paired[c], "")) for c in sides)
+    if pa is None or pb is None:
+        return None
+    won, lost = (pa, pb) if first_won else (pb, pa)
+    ok = won > lost and RELATION_TEST[rel or "="](won - lost, n)
+    name_a, name_b = (t.rows[a][c] for c in sides)
+    m = as_number(toks[j + 2]) if toks[j + 1 : j + 2] == ["-"] and j + 2 < len(toks) else None
+    if m is not None:  # "st kilda beat fitzroy by 161 - 51": the score, not the margin
+        ok = rel is None and won > lost and (won, lost) == (max(n, m), min(n, m))
+        program = (
+            f"{t.headers[paired[sides[0]]]}[{name_a}] = {fmt_number(pa)}, "
+            f"{t.headers[paired[sides[1]]]}[{name_b}] = {fmt_number(pb)}; "
+            f"claimed {fmt_number(n)} - {fmt_number(m)}"
+        )
+        return Verdict(SUPPORTS if ok else REFUTES, "difference", program)
+    program = (
+        f"{t.headers[paired[sides[0]]]}[{name_a}] - {t.headers[paired[sides[1]]]}[{name_b}] = "
+        f"{fmt_number(pa - pb)}; claimed {'won' if first_won else 'lost'} by "
+        f"{'' if rel is None else rel + ' '}{fmt_number(n)}"
+    )
+    return Verdict(SUPPORTS if ok else REFUTES, "difference", program)
 
 
 def difference(claim: Claim, t: TableGrid) -> Verdict | None:
