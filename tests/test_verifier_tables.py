@@ -2239,3 +2239,23 @@ def test_a_margin_is_the_difference_of_the_two_teams_points_in_their_game():
     assert execute("carlton lose to fitzroy by 24 point", cells).label == REFUTES
     assert execute("carlton beat fitzroy by 81 - 57", cells).label == SUPPORTS
     assert execute("carlton beat fitzroy by 81 - 55", cells).label == REFUTES
+
+
+def test_the_extreme_team_score_reads_both_sides_in_points():
+    cells = table_elements(
+        "round", [["home team", "home team score", "away team", "away team score", "venue"],
+                  ["geelong", "10.12 (72)", "hawthorn", "11.8 (74)", "kardinia park"],
+                  ["fitzroy", "8.9 (57)", "carlton", "12.9 (81)", "brunswick street oval"],
+                  ["essendon", "24.15 (159)", "melbourne", "6.12 (48)", "windy hill"]]
+    )  # fmt: skip
+    verdict = execute("essendon score the most point of any team", cells)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert verdict.program == "max(team score) = 159 (essendon); named: essendon"
+    assert execute("carlton score the most point of any team", cells).label == REFUTES
+    assert execute("the lowest number of point score by any team be 48", cells).label == SUPPORTS
+    assert execute("the lowest number of point score by any team be 57", cells).label == REFUTES
+    # a score of another team's game given to the named one
+    claim = "essendon have the highest score of all team with a 12.9 (81)"
+    assert execute(claim, cells).label == REFUTES
+    # among some games only: not read
+    assert execute("carlton score the most point at brunswick street oval", cells) is None

@@ -79,7 +79,7 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     if speed is None:
         col = one_numeric_column(claim, t)
     if col is None:
-        return None
+        return None if speed is not None else _extreme_team_score(claim, t, want)
     values = t.column_values(col) if speed is None else t.column_seconds(col)
     # a value named in several rows is a condition ("in 2009"): the extreme is taken among them
     within = [rs for (c, _), rs in rows_of.items() if c != col and len(rs) > 1]
@@ -391,6 +391,64 @@ def _own_scores(
         out.append(paired[c])
         names.append(t.rows[row][c])
     return (out[0], out[1]), (names[0], names[1])
+
+
+def _extreme_team_score(claim: Claim, t: TableGrid, want: Callable) -> Verdict | None:
+    """ "essendon have the highest score of all team", "the lowest number of point score by any
+    team be 45": the extreme of every team's own score, home and away sides together, in points
+    (an Australian rules "24.15 (159)" is 159)."""
+    paired = _paired_scores(t)
+    if len(paired) < 2 or not claim.words & {"score", "point", "points"}:
+        return None
+    if claim.words & ({"margin", "difference", "tie"} | TOTAL_WORDS | AVERAGE_WORDS):
+        return None  # "the biggest margin of victory": not one team's score
+    scores = [
+        (t.rows[r][c], p)
+        for r in range(len(t.rows))
+        if not t.is_total(r)
+        for c in paired
+        if t.rows[r].get(c) and (p := _points(t.rows[r].get(paired[c], ""))) is not None
+    ]
+    own = set(paired) | set(paired.values())
+    if len(scores) < 3 or any(c not in own for _, c in claim.mentions) or claim.days:
+        return None  # "at punt road oval", "on may 30 1925": among some games, unread
+    best = want(p for _, p in scores)
+    winners = sorted({team for team, p in scores if p == best})
+    teams = {t.rows[r][c] for r, c in claim.mentions if c in paired}
+    fn = "max" if want is max else "min"
+    program = f"{fn}(team score) = {fmt_number(best)} ({' | '.join(winners)})"
+    numbers = claim.numbers(skip=mention_spans(claim, t))
+    if any(n != int(n) for n in numbers):
+        return None  # "at 13.5": goals and behinds without the points
+    stated = [_points(t.rows[r][c]) for r, c in claim.mentions if c in paired.values()]
+    stated += [n for i, n in _given_numbers(claim, t)]
+    if len(teams) > 1 or len(stated) > 1:
+        return None
+    if teams:
+        team = teams.pop()
+        ok = team in winners and (not stated or stated[0] == best)
+        return Verdict(SUPPORTS if ok else REFUTES, "superlative", f"{program}; named: {team}")
+    if not stated:
+        return None
+    ok = stated[0] == best
+    return Verdict(SUPPORTS if ok else REFUTES, "superlative",
+                   f"{program}; claimed {fmt_number(stated[0])}")  # fmt: skip
+
+
+def _given_numbers(claim: Claim, t: TableGrid) -> list[tuple[int, float]]:
+    """(position, number) of each number the claim gives as a value: after "be", "at", "with"
+    or ":" and outside the cells it names ("the lowest ... be 45"; not "the round of 16")."""
+    spans = mention_spans(claim, t)
+    toks = claim.tokens
+    return [
+        (i, n)
+        for i, tok in enumerate(toks)
+        if (n := as_number(tok)) is not None
+        and i > 0
+        and toks[i - 1] in ("be", "at", "with", ":")
+        and n not in claim.context
+        and not any(a <= i < b for a, b in spans)
+    ]
 
 
 def _paired_scores(t: TableGrid) -> dict[int, int]:
