@@ -2259,3 +2259,17 @@ def test_the_extreme_team_score_reads_both_sides_in_points():
     assert execute(claim, cells).label == REFUTES
     # among some games only: not read
     assert execute("carlton score the most point at brunswick street oval", cells) is None
+
+
+def test_the_most_often_value_is_counted_in_the_column_the_claim_names():
+    cells = table_elements(
+        "games", [["game", "high points", "high assists"], ["41", "monta ellis", "monta ellis"],
+                  ["42", "monta ellis", "stephen jackson"], ["43", "al harrington", "monta ellis"],
+                  ["44", "stephen jackson", "stephen jackson"],
+                  ["45", "monta ellis", "stephen jackson"]]
+    )  # fmt: skip
+    verdict = execute("monta ellis lead the team in point for the most game", cells)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert verdict.program.startswith("most_often(high points) = monta ellis (3)")
+    claim = "monta ellis lead the team in assist for the most game"
+    assert execute(claim, cells).label == REFUTES

@@ -72,6 +72,14 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     if claim.words & _BEFORE_AFTER and any(c in t.dates for c, _ in rows_of):
         return None  # "the lowest attended game be on a date after february 5": not that row
     often = any(w in _MOST_OFTEN and (i == 0 or toks[i - 1] != "at") for i, w in enumerate(toks))
+    if often and len(rows_of) > 1 and len({v for _, v in rows_of}) == 1:
+        # "monta ellis lead the team in point for the most game": the column the claim names
+        named = t.header_columns(claim.words, among=[c for c, _ in rows_of])
+        rows_of = (
+            {k: rs for k, rs in rows_of.items() if k[0] in named[:1]}
+            if len(named) == 1
+            else rows_of
+        )
     if often and len(rows_of) == 1:
         (c, v), rows = next(iter(rows_of.items()))
         if len(rows) > 1 or claim.words & _FREQUENCY:  # "the most common rank": once or more
