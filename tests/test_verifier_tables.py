@@ -2273,3 +2273,15 @@ def test_the_most_often_value_is_counted_in_the_column_the_claim_names():
     assert verdict.program.startswith("most_often(high points) = monta ellis (3)")
     claim = "monta ellis lead the team in assist for the most game"
     assert execute(claim, cells).label == REFUTES
+
+
+def test_fans_and_spectators_name_the_attendance_or_crowd_column():
+    cells = table_elements(
+        "season", [["week", "date", "opponent", "attendance"],
+                   ["3", "september 21", "dallas cowboys", "61,226"],
+                   ["4", "september 28", "new york giants", "57,814"]]
+    )  # fmt: skip
+    verdict = execute("there be 58814 spectator on week 4", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)
+    assert verdict.program == "attendance[4] = 57814; claimed 58814"
+    assert execute("57814 fan be present for the week 4 match up", cells).label == SUPPORTS

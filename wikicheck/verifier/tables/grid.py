@@ -462,8 +462,8 @@ _IRREGULAR_FORMS = {
     "pct": {"percentage", "percent"},
     # words a claim uses for a column the table names otherwise ("the highest attendance" of an
     # Australian football round's "crowd")
-    "crowd": {"attendance", "attend", "attended", "audience"},
-    "attendance": {"crowd", "attend", "attended"},
+    "crowd": {"attendance", "attend", "attended", "audience", "spectator", "fan"},
+    "attendance": {"crowd", "attend", "attended", "spectator", "fan"},
 }
 
 
