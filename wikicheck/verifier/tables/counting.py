@@ -15,6 +15,7 @@ from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
+    by_named_header,
     header_forms,
     header_spans,
     mention_spans,
@@ -217,7 +218,7 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
             continue  # a repeated header row is not a value, a row's name is its own, and a
             # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
         counts[(c, t.rows[r][c])] = len(t.rows_holding(t.rows[r][c], (c,)))
-    counts = _by_named_header(claim, t, counts)
+    counts = by_named_header(claim, t, counts)
     if not counts or (opening and len(counts) > 1):
         return None  # "3 team use honda engine : comptech racing , ...": a list, match reads it
     if member is not None:
@@ -270,24 +271,6 @@ def _opening_count(toks: list[str]) -> int | None:
     if ok and toks[i + 1] in ("be", "is", "was", "are", "were"):
         return None  # "8 be the try bonus": a value the claim gives
     return int(n) if ok else None
-
-
-def _by_named_header(
-    claim: Claim, t: TableGrid, counts: dict[tuple[int, str], int]
-) -> dict[tuple[int, str], int]:
-    """``counts`` with a value held in several columns kept in the one whose header the claim
-    names ("joe johnson be the point leader in 2 game": high points, not high assists)."""
-    out = dict(counts)
-    for value in {v for _, v in counts}:
-        cols = [c for c, v in counts if v == value]
-        if len(cols) < 2:
-            continue
-        named = t.header_columns(claim.words, among=cols)
-        if len(named) == 1:
-            for c in cols:
-                if c != named[0]:
-                    del out[(c, value)]
-    return out
 
 
 def _rows_holding_all(t: TableGrid, counts: dict[tuple[int, str], int]) -> set[int] | None:
@@ -468,7 +451,7 @@ def _same_counts(claim: Claim, t: TableGrid) -> Verdict | None:
             continue
         v = t.rows[r][c]
         named[(c, v)] = len(t.rows_holding(v, (c,)))
-    named = _by_named_header(claim, t, named)
+    named = by_named_header(claim, t, named)
     by_col: dict[int, dict[str, int]] = {}
     for (c, v), n in named.items():
         by_col.setdefault(c, {})[v] = n

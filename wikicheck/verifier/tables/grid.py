@@ -9,6 +9,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TypeVar
 
 from wikicheck.common.quantities import (
     Quantity,
@@ -604,6 +605,28 @@ def _split_venue(c: int, headers: dict[int, str], rows: list[dict[int, str]]) ->
 
 #: How a cell lists several names ("chris bosh , joey graham", "miller & howard").
 _LIST_SEPARATOR = re.compile(r" (?:,|&|and|/) ")
+
+
+_V = TypeVar("_V")
+
+
+def by_named_header(
+    claim: Claim, t: TableGrid, named: dict[tuple[int, str], _V]
+) -> dict[tuple[int, str], _V]:
+    """``named`` ((column, value) -> anything) with a value held in several columns kept in the
+    one whose header the claim names ("joe johnson be the point leader in 2 game": high
+    points, not high assists); as it is where the claim names none or several."""
+    out = dict(named)
+    for value in {v for _, v in named}:
+        cols = [c for c, v in named if v == value]
+        if len(cols) < 2:
+            continue
+        kept = t.header_columns(claim.words, among=cols)
+        if len(kept) == 1:
+            for c in cols:
+                if c != kept[0]:
+                    del out[(c, value)]
+    return out
 
 
 def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> int | None:

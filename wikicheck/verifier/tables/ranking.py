@@ -13,6 +13,7 @@ from wikicheck.verifier.tables.grid import (
     Claim,
     TableGrid,
     Verdict,
+    by_named_header,
     free_numbers,
     header_spans,
     mention_spans,
@@ -72,14 +73,9 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
     if claim.words & _BEFORE_AFTER and any(c in t.dates for c, _ in rows_of):
         return None  # "the lowest attended game be on a date after february 5": not that row
     often = any(w in _MOST_OFTEN and (i == 0 or toks[i - 1] != "at") for i, w in enumerate(toks))
-    if often and len(rows_of) > 1 and len({v for _, v in rows_of}) == 1:
+    if often and len({v for _, v in rows_of}) == 1:
         # "monta ellis lead the team in point for the most game": the column the claim names
-        named = t.header_columns(claim.words, among=[c for c, _ in rows_of])
-        rows_of = (
-            {k: rs for k, rs in rows_of.items() if k[0] in named[:1]}
-            if len(named) == 1
-            else rows_of
-        )
+        rows_of = by_named_header(claim, t, rows_of)
     if often and len(rows_of) == 1:
         (c, v), rows = next(iter(rows_of.items()))
         if len(rows) > 1 or claim.words & _FREQUENCY:  # "the most common rank": once or more
@@ -405,11 +401,13 @@ def _extreme_team_score(claim: Claim, t: TableGrid, want: Callable) -> Verdict |
     """ "essendon have the highest score of all team", "the lowest number of point score by any
     team be 45": the extreme of every team's own score, home and away sides together, in points
     (an Australian rules "24.15 (159)" is 159)."""
-    paired = _paired_scores(t)
-    if len(paired) < 2 or not claim.words & {"score", "point", "points"}:
+    if not claim.words & {"score", "point", "points"}:
         return None
     if claim.words & ({"margin", "difference", "tie"} | TOTAL_WORDS | AVERAGE_WORDS):
         return None  # "the biggest margin of victory": not one team's score
+    paired = _paired_scores(t)
+    if len(paired) < 2:
+        return None
     scores = [
         (t.rows[r][c], p)
         for r in range(len(t.rows))
@@ -429,7 +427,7 @@ def _extreme_team_score(claim: Claim, t: TableGrid, want: Callable) -> Verdict |
     if any(n != int(n) for n in numbers):
         return None  # "at 13.5": goals and behinds without the points
     stated = [_points(t.rows[r][c]) for r, c in claim.mentions if c in paired.values()]
-    stated += [n for i, n in _given_numbers(claim, t)]
+    stated += _given_numbers(claim, t)
     if len(teams) > 1 or len(stated) > 1:
         return None
     if teams:
@@ -443,13 +441,13 @@ def _extreme_team_score(claim: Claim, t: TableGrid, want: Callable) -> Verdict |
                    f"{program}; claimed {fmt_number(stated[0])}")  # fmt: skip
 
 
-def _given_numbers(claim: Claim, t: TableGrid) -> list[tuple[int, float]]:
-    """(position, number) of each number the claim gives as a value: after "be", "at", "with"
-    or ":" and outside the cells it names ("the lowest ... be 45"; not "the round of 16")."""
+def _given_numbers(claim: Claim, t: TableGrid) -> list[float]:
+    """The numbers the claim gives as a value: after "be", "at", "with" or ":" and outside the
+    cells it names ("the lowest ... be 45"; not "the round of 16")."""
     spans = mention_spans(claim, t)
     toks = claim.tokens
     return [
-        (i, n)
+        n
         for i, tok in enumerate(toks)
         if (n := as_number(tok)) is not None
         and i > 0
@@ -491,8 +489,10 @@ def margin(claim: Claim, t: TableGrid) -> Verdict | None:
     the two teams' scores in their game's row, where a table gives each side its team and score
     columns."""
     toks = claim.tokens
+    if toks.count("by") != 1 or "and" in toks:
+        return None
     paired = _paired_scores(t)
-    if len(paired) < 2 or toks.count("by") != 1 or "and" in toks:
+    if len(paired) < 2:
         return None
     by = toks.index("by")
     found = [

@@ -4,7 +4,7 @@ two named values in one row (``match``), and a bound on a row's number (``bound`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from wikicheck.common.quantities import (
     MONTH_WORDS,
@@ -264,12 +264,8 @@ def _ordered_by(claim: Claim, t: TableGrid, value: str) -> bool:
 def _written_apart(cell: str, tokens: list[str]) -> str | None:
     """The claim's words that write ``cell`` with other spaces or hyphens ("non - polar" for
     "nonpolar", "play off" for "playoff"); None if it writes it no such way."""
-
-    def squash(words: Sequence[str]) -> str:
-        return _squashed(" ".join(words))
-
     head = tokenize(cell)
-    squashed = squash(head)
+    squashed = _squashed(cell)
     if len(squashed) < 5 or contains_span(tokens, head):
         return None
     return next(
@@ -277,9 +273,9 @@ def _written_apart(cell: str, tokens: list[str]) -> str | None:
             " ".join(tokens[i:j])
             for i in range(len(tokens))
             for j in range(i + 1, min(len(tokens), i + len(head) + 3) + 1)
-            if squash(tokens[i:j]) == squashed
-            and squash(tokens[i : i + 1])
-            and squash(tokens[j - 1 : j])
+            if _squashed(" ".join(tokens[i:j])) == squashed
+            and _squashed(tokens[i])
+            and _squashed(tokens[j - 1])
         ),
         None,
     )
