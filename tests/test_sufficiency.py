@@ -255,3 +255,21 @@ def test_the_pages_year_the_claim_states_is_no_value_against_its_other_years():
     ev = [_sentence(title, "Derek Brown was drafted by the New York Giants in 1990.")]
     check = check_numbers(claim, ev)
     assert check.conflicts and check.conflicts[0]["found"] == "1990"
+
+
+def test_a_share_is_read_from_its_own_item_of_a_cell_and_quoted_by_its_whole_part():
+    cells = infobox_elements("Republic of Kazakhstan",
+                             [("Ethnic group", "66.48% Kazakh, 20.61% Russian, 12.91% others")])  # fmt: skip
+    check = check_numbers("The Republic of Kazakhstan has 20% of the people being Russian.", cells)
+    assert check.matched == ["20%"] and not check.conflicts
+    # another item's share is not the claim's: only the Russians' item stands against it
+    (conflict,) = check_numbers(
+        "The Republic of Kazakhstan has 35% of the people being Russian.", cells
+    ).conflicts
+    assert conflict["found"] == "20.61%"
+    # a share rounded the other way, or with decimals of its own, is still a different value
+    assert check_numbers("In the Republic of Kazakhstan 21.5% are Russian.", cells).conflicts
+    assert check_numbers("In the Republic of Kazakhstan 19% are Russian.", cells).conflicts
+    # a value of another kind (a date against a count of years) is still no conflict
+    chess = infobox_elements("Chess960", [("Years active", "June 19, 1996")])
+    assert not check_numbers("Chess960 has been around for 20 years.", chess).conflicts

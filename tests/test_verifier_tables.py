@@ -603,6 +603,39 @@ def test_a_games_leaders_name_no_row_and_a_shared_lead_is_each_leaders():
     assert (verdict.op, verdict.label) == ("lookup", REFUTES), verdict
 
 
+def test_the_most_points_of_a_named_game_is_its_high_points_leader():
+    cells = table_elements(
+        "2009-10 Toronto Raptors season",
+        [["date", "team", "high points", "high rebounds"],
+         ["april 2", "detroit", "chris bosh (20)", "jarrett jack (9)"],
+         ["april 4", "chicago", "demar derozan (21)", "chris bosh (12)"],
+         ["april 6", "boston", "andrea bargnani (25)", "chris bosh (8)"],
+         ["april 8", "miami", "chris bosh (18)", "amir johnson (10)"]],
+    )  # fmt: skip
+    # "the most point" / "the highest number of rebound" of one game names its leader column
+    verdict = execute("chris bosh score the most point on april 2", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    assert verdict.program == "high points[april 2] = 'chris bosh'; claimed 'chris bosh'"
+    verdict = execute("chris bosh score the highest point on april 4", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES), verdict  # he led in rebounds
+    verdict = execute("chris bosh have the highest number of rebound on april 6", cells)
+    assert verdict.label == SUPPORTS, verdict
+    # with a score column too, "the most point by a player" is the leaders' column
+    scored = table_elements(
+        "2009-10 Toronto Raptors season",
+        [["game", "score", "high points"], ["1", "w 101 - 99", "chris bosh (20)"],
+         ["2", "l 98 - 110", "demar derozan (21)"], ["3", "w 120 - 95", "chris bosh (33)"]],
+    )  # fmt: skip
+    verdict = execute("the most point score by a player in 1 game be 33", scored)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS), verdict
+    assert verdict.program == "max(high points) = 33; claimed 33"
+    verdict = execute("the most point score by a player in 1 game be 21", scored)
+    assert verdict.label == REFUTES, verdict
+    # "the most game" counts games: the most often leader, not one game's
+    verdict = execute("chris bosh lead the team in point for the most game", cells)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS), verdict
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

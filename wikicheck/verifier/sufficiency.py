@@ -555,12 +555,15 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         for v in title_values(page)
         if any(same_value(o, v) for o in claimed)
     }
+    claim_words = {w for w in stem_keys(" ".join(content_terms(fold(claim)))) if w.isalpha()}
     for q in claimed:
         agree, differ = False, None
         context = _context_words(claim, q)
         for el, values in found:
             for v in values:
                 same = same_value(q, v)
+                if same is False and _whole_part(q, v):
+                    same = True
                 if q.start in seasons:
                     lo, hi = seasons[q.start]
                     if starts:  # the evidence writes spans too: "1137–54" against "1135–54"
@@ -580,6 +583,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                     and id(v) not in named_years
                     and not _states_another(v, q, claimed)
                     and _about_same_thing(q, context, el)
+                    and _in_own_item(v, values, claim_words, el)
                 ):
                     differ = (el, v)
             if agree:
@@ -632,6 +636,38 @@ def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
             and (stem_key(q.noun) in words)
         )
     return bool(context & words)
+
+
+def _whole_part(q: Quantity, v: Quantity) -> bool:
+    """A whole percentage is a share quoted by its whole part: "20% Russian" for "20.61%
+    Russian" is how people write a share, not another value."""
+    return (
+        q.kind == v.kind == "percent"
+        and q.relation == "="
+        and "." not in q.text
+        and q.value <= v.value < q.value + 1
+    )
+
+
+#: What separates the items of a cell that lists several ("66.48% Kazakh, 20.61% Russian").
+_ITEM_BREAKS = re.compile(r"[,;\n]")
+
+
+def _in_own_item(v: Quantity, values: list[Quantity], claim_words: set[str], el: Element) -> bool:
+    """Whether a value of a cell listing several of its kind is the one for the claim's thing:
+    when an item of the cell names a word of the claim that its page's title does not ("20.61%
+    Russian" for a share of Russians in Kazakhstan), only that item's value stands against the
+    claim, not its neighbours' ("66.48% Kazakh"); a cell whose items name nothing of the
+    claim's falls back to its header."""
+    text = el.text
+    if el.table is None or text[v.start : v.end] != v.text:  # a year of the page's title
+        return True
+    if sum(o.kind == v.kind for o in values) < 2:
+        return True
+    words = claim_words - stem_keys(el.page)
+    bounds = [0, *(m.end() for m in _ITEM_BREAKS.finditer(text)), len(text) + 1]
+    naming = [(a, b) for a, b in zip(bounds, bounds[1:]) if words & stem_keys(text[a:b])]
+    return not naming or any(a <= v.start < b for a, b in naming)
 
 
 def _seasons(text: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int]], set[int]]:

@@ -485,6 +485,38 @@ def header_forms(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+#: Words that make a game's leader of the stat after them: "the most point", "lead in assist".
+_LEADER_WORDS = MAX_WORDS | {"high", "lead", "leader", "leading"}
+#: Words that may stand between them: "the highest number of point", "lead the team in rebound".
+_LEADER_FILLERS = frozenset("the a number of team in total amount".split())
+
+
+def leader_columns_named(claim: Claim, t: TableGrid) -> tuple[set[int], set[str]]:
+    """The game leader columns ("high points", "high rebounds") the claim names by a leader
+    word before their stat ("luol deng score the highest point on november 1", "the most
+    rebound"), with the names' leader words: they name a column, not a superlative over rows.
+    Every leader word of the claim must so name one, or none counts ("lead the team in point
+    for the most game" asks who led most often)."""
+    stats = {}
+    for c in t.leaders:
+        words = tokenize(t.headers.get(c, ""))
+        if len(words) == 2 and words[0] == "high":
+            stats[c] = header_forms(words[1])
+    toks, cols, used = claim.tokens, set(), set()
+    for i, tok in enumerate(toks):
+        if tok not in _LEADER_WORDS:
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j] in _LEADER_FILLERS:
+            j += 1
+        hit = {c for c, forms in stats.items() if j < len(toks) and stem(toks[j]) in forms}
+        if not hit and tok in MAX_WORDS:
+            return set(), set()
+        cols |= hit
+        used |= {tok} if hit else set()
+    return cols | {NUMBER_OF + c for c in cols if NUMBER_OF + c in t.headers}, used
+
+
 def writes_header(words: Sequence[str], head: Sequence[str]) -> bool:
     """Whether a lemmatised claim's ``words`` write a tokenised header ``head`` word for word,
     each as written or in one of its :func:`header_forms` ("direct by" writes "directed by")."""

@@ -16,6 +16,7 @@ from wikicheck.verifier.tables.grid import (
     by_named_header,
     free_numbers,
     header_spans,
+    leader_columns_named,
     mention_spans,
     one_numeric_column,
     rows_by_mention,
@@ -82,6 +83,8 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
             return _most_often(want, c, v, t, alone)
     if speed is None:
         col = one_numeric_column(claim, t)
+        if col is None:
+            col = _leader_number_column(claim, t, rows_of)
     if col is None:
         return None if speed is not None else _extreme_team_score(claim, t, want)
     values = t.column_values(col) if speed is None else t.column_seconds(col)
@@ -123,6 +126,17 @@ def superlative(claim: Claim, t: TableGrid) -> Verdict | None:
         # "84 be the highest score for scarface": the row is the extreme one, its value is not 84
         return Verdict(REFUTES, "superlative", f"{program}; {t.headers[col]} = {fmt_number(best)}")
     return Verdict(SUPPORTS if ok else REFUTES, "superlative", program)
+
+
+def _leader_number_column(claim: Claim, t: TableGrid, rows_of: dict) -> int | None:
+    """The numbers of the one game leader column the claim's superlative names ("the most
+    point score by a player in 1 game": "high points", not the games' "score"), where it names
+    no leader (whose game's lead ``lookup`` reads)."""
+    leading, _ = leader_columns_named(claim, t)
+    if any(c in leading for c, _ in rows_of):
+        return None
+    numbers = [c for c in leading if c in t.numeric]
+    return numbers[0] if len(numbers) == 1 else None
 
 
 #: Words after which a claim gives a value ("be 84", "an attendance of 40419", "at 22000").

@@ -21,6 +21,7 @@ from wikicheck.verifier.tables.grid import (
     Verdict,
     free_numbers,
     header_forms,
+    leader_columns_named,
     mention_spans,
     rows_by_mention,
 )
@@ -123,6 +124,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     )
     named = _column_names(t) & (TOTAL_WORDS | AVERAGE_WORDS)
     column_rows = rows_by_mention(claim, t)
+    leading, cue_words = leader_columns_named(claim, t)
+    cues -= cue_words  # "the most point on november 1": the game's "high points" leader
     if cues - (named - {v for _, v in column_rows}) or "than" in claim.words:
         return None  # a cue word that is a column's whole header ("a total of 288") names
         # it, unless it names a row too (a medal table's "total" row)
@@ -155,7 +158,7 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         program = f"{t.headers.get(c, c)}[{name}] = {_shown_cell(t.rows[row][c])}; claimed {said!r}"
         return Verdict(REFUTES, "lookup", program)
     held = {v for (_, v), rs in column_rows.items() if row in rs}
-    named_cols = set(t.header_columns(claim.words))
+    named_cols = set(t.header_columns(claim.words)) | leading
     for (c, v), rs in column_rows.items():
         if c in key_cols or row in rs or (v in held and c not in named_cols):
             continue  # a value in several columns is the row's if one holds it, unless the
