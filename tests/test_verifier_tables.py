@@ -636,6 +636,22 @@ def test_the_most_points_of_a_named_game_is_its_high_points_leader():
     assert (verdict.op, verdict.label) == ("superlative", SUPPORTS), verdict
 
 
+def test_a_lemmatised_participle_reads_as_the_cell_that_writes_it():
+    cells = table_elements(
+        "1984-85 FA Cup",
+        [["tie no", "home team", "away team", "date"],
+         ["1", "leicester city", "carlisle united", "26 january 1985"],
+         ["2", "everton", "telford united", "16 february 1985"],
+         ["3", "luton town", "watford", "16 february 1985"]],
+    )  # fmt: skip
+    # TabFact writes "carlisle united" as "carlisle unite"
+    verdict = execute("the match against carlisle unite be hold on january 26 1985", cells)
+    assert verdict.label == SUPPORTS, verdict
+    assert "carlisle united" in verdict.program
+    verdict = execute("the match against carlisle unite be hold on february 16 1985", cells)
+    assert verdict.label == REFUTES, verdict
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

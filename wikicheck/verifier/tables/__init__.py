@@ -195,6 +195,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     if title:
         toks, context = _without_title(toks, title, grid)
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
+    toks = _with_participles(toks, grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
 
@@ -300,6 +301,46 @@ def _with_countries(toks: list[str], grid: TableGrid) -> list[str]:
         named = [c for c in DEMONYMS.get(t, ()) if c in texts] if t not in words else []
         out.extend(tokenize(named[0]) if len(named) == 1 else [t])
     return out
+
+
+def _with_participles(toks: list[str], grid: TableGrid) -> list[str]:
+    """A lemmatised claim's participle written as a cell of two words or more writes it: "the
+    match against carlisle unite" is the cell "carlisle united", "the unite state" the cell
+    "united states" (no cell or header writes the claim's form)."""
+    texts, words = _cells_and_words(grid)
+    forms: dict[str, set[str]] = {}
+    for w in words:
+        if len(w) > 4 and w.endswith("ed"):
+            for lemma in {w[:-1], w[:-2]} - words:
+                forms.setdefault(lemma, set()).add(w)
+    if not forms.keys() & set(toks):
+        return toks
+    cells = [cell for text in texts if len(cell := tokenize(text)) > 1]
+    out = list(toks)
+    for i, t in enumerate(toks):
+        if t not in forms:
+            continue
+        written = {
+            w
+            for w in forms[t]
+            for cell in cells
+            for k, x in enumerate(cell)
+            if x == w and k <= i and _writes(out[i - k : i - k + len(cell)], cell, k)
+        }
+        if len(written) == 1:
+            out[i] = written.pop()
+    return out
+
+
+def _writes(span: list[str], cell: list[str], at: int) -> bool:
+    """Whether ``span`` is ``cell`` but for its word ``at`` (the participle put back) and a
+    plural ending."""
+    if len(span) != len(cell):
+        return False
+    return all(
+        j == at or a == b or a + "s" == b or a == b + "s"
+        for j, (a, b) in enumerate(zip(span, cell))
+    )
 
 
 def _negations(claim: Claim, grid: TableGrid) -> list[int]:
