@@ -652,6 +652,24 @@ def test_a_lemmatised_participle_reads_as_the_cell_that_writes_it():
     assert verdict.label == REFUTES, verdict
 
 
+def test_a_bound_held_by_every_row_or_by_none():
+    cells = table_elements(
+        "1925 VFL season",
+        [["home team", "away team", "crowd"], ["geelong", "carlton", "15000"],
+         ["collingwood", "essendon", "18500"], ["fitzroy", "richmond", "9000"],
+         ["total", "", "42500"]],
+    )  # fmt: skip
+    verdict = execute("no game of the 1925 season be attend by more than 20000", cells)
+    assert (verdict.op, verdict.label) == ("bound_all", SUPPORTS), verdict
+    assert verdict.program == "count(crowd > 20000) = 0 of 3; claimed none"  # the total aside
+    assert execute("no game have a crowd of more than 10000", cells).label == REFUTES
+    assert execute("every game have a crowd of at least 9000", cells).label == SUPPORTS
+    assert execute("every game have a crowd of more than 9000", cells).label == REFUTES
+    # a named value is a condition, "no more than 2" a count: neither is read so
+    assert execute("no game at geelong have a crowd of more than 20000", cells) is None
+    assert execute("no more than 2 game have a crowd over 12000", cells) is None
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

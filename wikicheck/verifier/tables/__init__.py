@@ -45,7 +45,7 @@ from wikicheck.verifier.tables.ranking import (
     superlative,
     timing,
 )
-from wikicheck.verifier.tables.reading import bound, lookup, match, named_row, record
+from wikicheck.verifier.tables.reading import bound, bound_all, lookup, match, named_row, record
 from wikicheck.verifier.tables.text import (
     DEMONYMS,
     ORDINAL_WORDS,
@@ -92,6 +92,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "lookup": lookup,
     "match": match,
     "bound": bound,
+    "bound_all": bound_all,
 }
 
 

@@ -998,6 +998,46 @@ def bound(claim: Claim, t: TableGrid) -> Verdict | None:
     return Verdict(SUPPORTS if RELATION_TEST[rel](have, n) else REFUTES, "bound", program)
 
 
+#: How a claim opens a bound on every row ("every game", "all of the player") or on none.
+_EVERY = frozenset({"every", "all", "each"})
+_NONE = frozenset({"no", "none"})
+#: Words that take rows out of "every" or "none" ("all but 2", "except cuba", "only").
+_EXCEPTIONS = frozenset("but except besides only other".split())
+
+
+def bound_all(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "no team score less than 10 point", "every game be attend by at least 8000": one bound
+    on the one number column the claim names, held by every row or by none (the table's total
+    row aside). The claim names no cell: a named value is a condition this does not read."""
+    toks = claim.tokens
+    i = 2 if toks[:2] == ["there", "be"] else 0
+    if i >= len(toks) or toks[i] not in _EVERY | _NONE or claim.mentions:
+        return None
+    if toks[i + 1 : i + 3] in (["more", "than"], ["less", "than"], ["fewer", "than"]):
+        return None  # "no more than 2 queen be ...": a count
+    extremes = {w for j, w in enumerate(toks) if j == 0 or toks[j - 1] != "at"}  # "at least"
+    if claim.words & (_EXCEPTIONS | TOTAL_WORDS | AVERAGE_WORDS) or extremes & (
+        MAX_WORDS | MIN_WORDS
+    ):
+        return None
+    bounds = _stated_bounds(claim, t)
+    cols = _stated_columns(claim, t, set())
+    if len(bounds) != 1 or len(cols) != 1 or free_numbers(claim, t) != [bounds[0][1]]:
+        return None
+    (rel, n), col = bounds[0], cols[0]
+    rows = [r for r in range(len(t.rows)) if not t.is_total(r)]
+    values = [t.value(r, col) for r in rows]
+    if len(values) < 3 or any(v is None for v in values):
+        return None
+    held = sum(RELATION_TEST[rel](v, n) for v in values)
+    every = toks[i] in _EVERY
+    program = f"count({t.headers[col]} {rel} {fmt_number(n)}) = {held} of {len(values)}"
+    ok = held == len(values) if every else held == 0
+    return Verdict(
+        SUPPORTS if ok else REFUTES, "bound_all", f"{program}; claimed {'all' if every else 'none'}"
+    )
+
+
 def _bound_each(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "windy hill and vfl park both have over 20000 in attendance": the bound on each of two or
     more rows the claim names by values of one column ("and", "both", "each"), one row each."""
