@@ -670,6 +670,22 @@ def test_a_bound_held_by_every_row_or_by_none():
     assert execute("no more than 2 game have a crowd over 12000", cells) is None
 
 
+def test_a_cue_word_inside_a_header_the_claim_writes_names_that_column():
+    fats = table_elements(
+        "Cooking oil",
+        [["oil", "total fat", "saturated fat"], ["olive", "100 g", "14 g"],
+         ["sunflower", "100 g", "11 g"], ["butter", "81 g", "51 g"], ["lard", "100 g", "39 g"]],
+    )  # fmt: skip
+    # "total fat" is a header the claim writes whole, not a sum over rows
+    verdict = execute("the sunflower have a total fat of 100 g", fats)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS), verdict
+    verdict = execute("the butter have a total fat of 100 g", fats)
+    assert (verdict.label, verdict.program) == (
+        REFUTES,
+        "total fat[butter] = '81 g'; claimed '100 g'",
+    )
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(
@@ -1003,8 +1019,12 @@ def test_a_header_total_is_a_column_unless_a_row_is_called_total_too():
         "medals", [["nation", "gold", "silver", "total"], ["hong kong", "2", "1", "4"],
                    ["japan", "1", "1", "2"], ["total", "3", "2", "6"]]
     )  # fmt: skip
-    # "total" names the totals row here as well: no lookup of the total row's count
-    assert execute("japan have a total of 2", medals) is None
+    # "total" names the totals row here as well, but "a total of" is the column's
+    verdict = execute("japan have a total of 2", medals)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", SUPPORTS, "total[japan] = 2; claimed 2"
+    )  # fmt: skip
+    assert execute("japan have a total of 4", medals).label == REFUTES
 
 
 def test_a_value_written_as_the_rows_cell_is_compared_whole():

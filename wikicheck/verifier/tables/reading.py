@@ -24,6 +24,7 @@ from wikicheck.verifier.tables.grid import (
     leader_columns_named,
     mention_spans,
     rows_by_mention,
+    writes_header,
 )
 from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
@@ -126,6 +127,11 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     column_rows = rows_by_mention(claim, t)
     leading, cue_words = leader_columns_named(claim, t)
     cues -= cue_words  # "the most point on november 1": the game's "high points" leader
+    cues -= _header_cues(claim, t)
+    # "a total of 12" names the column, not a medal table's "total" row
+    toks = claim.tokens
+    columns_only = {w for j, w in enumerate(toks) if j and toks[j - 1] == "a"} & named
+    column_rows = {k: rs for k, rs in column_rows.items() if k[1] not in columns_only}
     if cues - (named - {v for _, v in column_rows}) or "than" in claim.words:
         return None  # a cue word that is a column's whole header ("a total of 288") names
         # it, unless it names a row too (a medal table's "total" row)
@@ -248,6 +254,21 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         )
         return Verdict(SUPPORTS, "lookup", f"{shown}; claimed {claimed}")
     return None
+
+
+def _header_cues(claim: Claim, t: TableGrid) -> set[str]:
+    """Cue words the claim writes inside a header of two words or more that it writes whole
+    ("when the total fat be 100 g", "her best finish be 3rd"): they name that column."""
+    toks = claim.tokens
+    out: set[str] = set()
+    for h in t.headers.values():
+        head = tokenize(h)
+        if len(head) < 2 or not set(head) & claim.words:
+            continue
+        n = len(head)
+        if any(writes_header(toks[i : i + n], head) for i in range(len(toks) - n + 1)):
+            out.update(head)
+    return out
 
 
 def _ordered_by(claim: Claim, t: TableGrid, value: str) -> bool:
