@@ -686,6 +686,22 @@ def test_a_cue_word_inside_a_header_the_claim_writes_names_that_column():
     )
 
 
+def test_a_game_logs_location_attendance_is_a_venue_and_its_crowd():
+    cells = table_elements(
+        "2007-08 Golden State Warriors season",
+        [["game", "team", "location attendance"], ["1", "utah", "oracle arena 19596"],
+         ["2", "houston", "toyota center 18409"], ["3", "dallas", "oracle arena 18211"],
+         ["4", "denver", "pepsi center 17114"]],
+    )  # fmt: skip
+    # the venue is named by its name, the crowd compared by its number
+    verdict = execute("2 game be play at oracle arena", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS), verdict
+    assert verdict.program == "count(location attendance == 'oracle arena') = 2; claimed 2"
+    verdict = execute("the attendance in game 2 be higher than in game 4", cells)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS), verdict
+    assert "18409 > 17114" in verdict.program
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

@@ -152,6 +152,7 @@ class TableGrid:
         for c in list(headers):
             _split_venue(c, headers, rows)
             _split_coded(c, headers, rows)
+            _split_located(c, headers, rows)
         split = [c for c in list(headers) if _split_counted(c, headers, rows)]
         # names that recur down a column are a game's leaders (points, rebounds, assists), not
         # the rows' own names
@@ -577,6 +578,25 @@ def _name_and_number(text: str) -> tuple[str, str] | None:
     ):
         return None
     return m.group(1), m.group(2).strip()
+
+
+def _split_located(c: int, headers: dict[int, str], rows: list[dict[int, str]]) -> None:
+    """A game log's "location attendance" cells ("united center 22097") become the venue and
+    its crowd (``NUMBER_OF + c``, under the same header): "the game at the united center" names
+    the venue, "an attendance of 22097" the number."""
+    if not {"location", "attendance"} <= set(tokenize(headers[c])):
+        return
+    parts = {}
+    for i, row in enumerate(rows):
+        words = row.get(c, "").split()
+        n = as_number(words[-1].replace(",", "")) if len(words) > 1 else None
+        if n is not None and n == int(n) and any(ch.isalpha() for ch in " ".join(words[:-1])):
+            parts[i] = (" ".join(words[:-1]), words[-1])
+    if len(parts) < 2 or len(parts) < 0.5 * sum(bool(row.get(c)) for row in rows):
+        return
+    headers[NUMBER_OF + c] = headers[c]
+    for i, (name, number) in parts.items():
+        rows[i][c], rows[i][NUMBER_OF + c] = name, number
 
 
 #: The column key of the numbers split off a column of "name (number)" cells.
