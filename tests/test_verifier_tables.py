@@ -702,6 +702,25 @@ def test_a_game_logs_location_attendance_is_a_venue_and_its_crowd():
     assert "18409 > 17114" in verdict.program
 
 
+def test_never_is_no_row_holding_the_values_named():
+    cells = table_elements(
+        "Sea Hunt episodes",
+        [["title", "directed by", "written by"], ["the cage", "rené bonnière", "art arthur"],
+         ["i never met him", "leon benson", "rené bonnière"], ["open heart", "rené bonnière", "bob duncan"],
+         ["the dive", "leon benson", "bob duncan"]],
+    )  # fmt: skip
+    verdict = execute("rené bonnière never direct an episode", cells)
+    assert (verdict.op, verdict.label) == ("never", REFUTES), verdict
+    assert verdict.program == "rows('rené bonnière') = [the cage, open heart]"
+    verdict = execute("leon benson never direct an episode written by bob duncan", cells)
+    assert verdict.label == REFUTES, verdict  # the dive
+    verdict = execute("leon benson never direct an episode written by art arthur", cells)
+    assert (verdict.op, verdict.label) == ("never", SUPPORTS), verdict
+    # a title's "never", and "never" with a result to read, are not this
+    assert execute("i never met him be written by rené bonnière", cells).op != "never"
+    assert execute("leon benson never win for the dive", cells).op != "never"
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

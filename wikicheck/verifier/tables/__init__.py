@@ -33,7 +33,14 @@ from typing import TypeVar
 
 from wikicheck.common.quantities import as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS, Element
-from wikicheck.verifier.tables.counting import compare_counts, count, only_all_none, shape, top
+from wikicheck.verifier.tables.counting import (
+    compare_counts,
+    count,
+    never,
+    only_all_none,
+    shape,
+    top,
+)
 from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
 from wikicheck.verifier.tables.ranking import (
     aggregate,
@@ -85,6 +92,7 @@ OPS: dict[str, Callable[[Claim, TableGrid], Verdict | None]] = {
     "count_comparison": compare_counts,
     "aggregate": aggregate,
     "only_all_none": only_all_none,
+    "never": never,
     "shape": shape,
     "record": record,
     "count": count,

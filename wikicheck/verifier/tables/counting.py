@@ -16,6 +16,7 @@ from wikicheck.verifier.tables.grid import (
     TableGrid,
     Verdict,
     by_named_header,
+    free_numbers,
     header_forms,
     header_spans,
     mention_spans,
@@ -548,6 +549,44 @@ def _only(claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]) 
         program = f"count({t.headers.get(c, c)} == {v!r}) = {len(rows)}; claimed 1"
         return Verdict(SUPPORTS if len(rows) == 1 else REFUTES, "only", program)
     return None
+
+
+#: What makes "never" more than "no row holds these values": a result, a bound, a comparison.
+_NEVER_OTHER = frozenset(
+    "win won wins lose lost loses beat defeat score scored than same consecutive row straight"
+    " only all every each above below under over before after but while though although".split()
+)
+
+
+def never(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "rené bonnière never appear as a director", "the brown never play against the baltimore
+    raven": no row holds every value the claim names (each in any column it is named in).
+    A row that does refutes it; values found apart support it. Why only values: "never win" or
+    "never score more than 4" reads a result or a bound, which this does not."""
+    toks = claim.tokens
+    if toks.count("never") != 1 or claim.words & ({"not", "no", "n't"} | _NEVER_OTHER):
+        return None
+    if claim.words & (MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS) or free_numbers(claim, t):
+        return None
+    at = toks.index("never")
+    if any(a <= at < b for a, b in mention_spans(claim, t)):
+        return None  # "i never met the dead man": a title's word
+    # a value held in several columns is read in the one the claim names ("as a director")
+    named = by_named_header(claim, t, {(c, t.rows[r][c]): None for r, c in claim.mentions})
+    cols = [c for c, _ in named]
+    if len(set(cols)) < len(cols):
+        return None  # "footscray and carlton never play as away team": each, not together
+    held: dict[str, set[int]] = {}
+    for c, v in named:
+        held.setdefault(v, set()).update(t.rows_holding(v, (c,)))
+    if not held:
+        return None
+    together = set.intersection(*held.values())
+    if not together and len(held) < 2:
+        return None
+    where = " & ".join(repr(v) for v in held)
+    names = ", ".join(t.name(r) for r in sorted(together))
+    return Verdict(REFUTES if together else SUPPORTS, "never", f"rows({where}) = [{names}]")
 
 
 def top(claim: Claim, t: TableGrid) -> Verdict | None:
