@@ -721,6 +721,22 @@ def test_never_is_no_row_holding_the_values_named():
     assert execute("leon benson never win for the dive", cells).op != "never"
 
 
+def test_the_difference_between_two_named_rows():
+    cells = table_elements(
+        "TSCHL",
+        [["institution", "home arena", "capacity"], ["akron", "center ice sports complex", "1000"],
+         ["cincinnati", "cincinnati gardens", "10308"], ["dayton", "kettering rec", "800"]],
+    )  # fmt: skip
+    claim = (
+        "the difference in capacity between cincinnati gardens and center ice sports complex be "
+    )
+    verdict = execute(claim + "9308", cells)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS), verdict
+    assert verdict.program == "|capacity[cincinnati] - capacity[akron]| = 9308; claimed 9308"
+    assert execute(claim + "9300", cells).label == REFUTES
+    assert execute(claim + "less than 10000", cells).label == SUPPORTS
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

@@ -569,7 +569,7 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row A> has N more/less <column> than <row B>": the difference of the two rows."""
     parsed = _more_less(claim, t)
     if parsed is None:
-        return None
+        return _difference_between(claim, t)
     more, rows, (col, col_b), a, b, (name_a, name_b) = parsed
     if col in t.dates:
         return None  # days between two dates: not a difference of their values
@@ -587,6 +587,47 @@ def difference(claim: Claim, t: TableGrid) -> Verdict | None:
     program = f"{h}[{name_a}] - {h_b}[{name_b}] = {fmt_number(a - b)}"
     program += f"; claimed {'+' if more else '-'}{fmt_number(stated[0])}"
     return Verdict(SUPPORTS if abs(diff - stated[0]) < 1e-6 else REFUTES, "difference", program)
+
+
+#: Words that name the gap between two rows' values ("the difference in capacity between").
+_GAP_WORDS = frozenset("difference gap spread".split())
+
+
+def _difference_between(claim: Claim, t: TableGrid) -> Verdict | None:
+    """ "the difference in capacity between cincinnati garden and center ice sport complex be
+    9308": the gap between two named rows' values in the one number column the claim names
+    (a bound on it where the claim says "less than a million")."""
+    toks = claim.tokens
+    if (
+        not claim.words & _GAP_WORDS
+        or "between" not in toks
+        or "than" in toks[: toks.index("between")]
+    ):
+        return None
+    start = toks.index("between")
+    joins = [i for i, w in enumerate(toks) if w == "and" and i > start + 1]
+    col = one_numeric_column(claim, t)
+    if len(joins) != 1 or col is None or col in t.dates:
+        return None
+    rows = _rows_around(claim, t, joins[0], 1)
+    stated = [
+        (relation_before(toks, i) or "=", n)
+        for i, w in enumerate(toks)
+        if i > joins[0]
+        and (n := as_number(w)) is not None
+        and not any(a <= i < b for a, b in mention_spans(claim, t))
+    ]
+    if rows is None or len(stated) != 1 or free_numbers(claim, t) != [stated[0][1]]:
+        return None
+    a, b = t.value(rows[0], col), t.value(rows[1], col)
+    if a is None or b is None:
+        return None
+    (rel, n), gap = stated[0], abs(a - b)
+    h = t.headers[col]
+    program = f"|{h}[{t.name(rows[0])}] - {h}[{t.name(rows[1])}]| = {fmt_number(gap)}"
+    program += f"; claimed {'' if rel == '=' else rel + ' '}{fmt_number(n)}"
+    ok = abs(gap - n) < 1e-6 if rel == "=" else RELATION_TEST[rel](gap, n)
+    return Verdict(SUPPORTS if ok else REFUTES, "difference", program)
 
 
 def _counts_other(claim: Claim, n: float) -> bool:
