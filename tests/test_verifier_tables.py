@@ -737,6 +737,18 @@ def test_the_difference_between_two_named_rows():
     assert execute(claim + "less than 10000", cells).label == SUPPORTS
 
 
+def test_picks_order_rows_where_no_date_does():
+    cells = table_elements(
+        "1975 NFL draft",
+        [["round", "pick", "name", "college"], ["3", "75", "roger taylor", "oklahoma state"],
+         ["5", "124", "todd thomas", "north dakota"], ["11", "289", "frank case", "penn state"]],
+    )  # fmt: skip
+    verdict = execute("todd thomas be pick before the player from penn state", cells)
+    assert (verdict.op, verdict.label) == ("timing", SUPPORTS), verdict
+    assert verdict.program == "pick[todd thomas] < pick[frank case]: 124 < 289"
+    assert execute("todd thomas be pick before roger taylor", cells).label == REFUTES
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

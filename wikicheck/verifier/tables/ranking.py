@@ -795,6 +795,17 @@ def _time_column(claim: Claim, t: TableGrid) -> int | None:
     found = t.dates | years
     named = t.header_columns(claim.words, among=found)
     cols = named or sorted(found)
+    if not cols:
+        # "todd thomas be pick before ...": a column of whole numbers, one a row, that the claim
+        # names (picks, episodes, games) orders them where no date or year does
+        cols = [
+            c
+            for c in t.header_columns(claim.words, numeric_only=True)
+            if (values := list(t.column_values(c).values()))
+            and len(values) == len(t.rows)
+            and len(set(values)) == len(values)
+            and all(v == int(v) for v in values)
+        ]
     return cols[0] if len(cols) == 1 else None
 
 
