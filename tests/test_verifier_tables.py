@@ -749,6 +749,31 @@ def test_picks_order_rows_where_no_date_does():
     assert execute("todd thomas be pick before roger taylor", cells).label == REFUTES
 
 
+def test_numeric_dates_read_as_dates_in_the_order_their_column_shows():
+    rugby = table_elements(
+        "1985 Five Nations Championship",
+        [["opposing teams", "date", "venue"], ["scotland", "02 / 02 / 1985", "murrayfield"],
+         ["wales", "16 / 03 / 1985", "cardiff arms park"], ["england", "30 / 03 / 1985", "lansdowne road"]],
+    )  # fmt: skip
+    # "16 / 03": the first number is the day, so "30 / 03 / 1985" is march 30th
+    verdict = execute("on march 30th , 1985 , the venue be lansdowne road", rugby)
+    assert verdict.label == SUPPORTS and "30 march 1985" in verdict.program, verdict
+    assert execute("on march 16th , 1985 , the venue be lansdowne road", rugby).label == REFUTES
+    # a claim writing the date as the cell does still names it
+    verdict = execute("on 30 / 03 / 1985 , the venue be lansdowne road", rugby)
+    assert verdict.label == SUPPORTS, verdict
+    players = table_elements(
+        "Greece women's national volleyball team",
+        [["name", "date of birth"], ["maria tsitsigianni", "1974 - 02 - 28"],
+         ["aikaterini oikonomopoulou", "1978 - 02 - 16"], ["eleni ntoumpa", "1979 - 10 - 30"]],
+    )  # fmt: skip
+    verdict = execute("aikaterini oikonomopoulou be bear on february 16 , 1978", players)
+    assert verdict.label == SUPPORTS, verdict
+    assert (
+        execute("aikaterini oikonomopoulou be bear on october 30 , 1979", players).label == REFUTES
+    )
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

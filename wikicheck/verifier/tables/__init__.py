@@ -204,7 +204,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     if title:
         toks, context = _without_title(toks, title, grid)
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
-    toks = _with_participles(toks, grid)
+    toks = _with_participles(_with_respelled(toks, grid), grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
 
@@ -309,6 +309,17 @@ def _with_countries(toks: list[str], grid: TableGrid) -> list[str]:
     for t in toks:
         named = [c for c in DEMONYMS.get(t, ()) if c in texts] if t not in words else []
         out.extend(tokenize(named[0]) if len(named) == 1 else [t])
+    return out
+
+
+def _with_respelled(toks: list[str], grid: TableGrid) -> list[str]:
+    """The claim's writing of a cell the grid respelled ("on 1997 - 04 - 12", a numeric date
+    now "12 april 1997") respelled too, so that it still names the cell."""
+    out = list(toks)
+    for written, read in grid.respelled.items():
+        old, new = tokenize(written), tokenize(read)
+        for i in reversed(span_starts(out, old)):
+            out[i : i + len(old)] = new
     return out
 
 

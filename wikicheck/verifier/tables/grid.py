@@ -118,6 +118,8 @@ class TableGrid:
     #: Columns of names split from their numbers (:func:`_split_counted`) where a name recurs:
     #: a game's leaders, one or several ("chris bosh , joey graham") a row; they name no row.
     leaders: set[int] = field(default_factory=set)
+    #: Numeric dates written with the month's name (:func:`_spell_dates`): as written -> as read.
+    respelled: dict[str, str] = field(default_factory=dict)
     _days: dict[tuple[int, int], Quantity | None] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -149,10 +151,12 @@ class TableGrid:
             if el.row_header_texts and not infobox:
                 row.setdefault(ROW_HEADER_COLUMN, " ".join(el.row_header_texts[-1].lower().split()))
         rows = [by_row[r] for r in sorted(by_row) if not _repeats_header(by_row[r], headers)]
+        respelled: dict[str, str] = {}
         for c in list(headers):
             _split_venue(c, headers, rows)
             _split_coded(c, headers, rows)
             _split_located(c, headers, rows)
+            respelled.update(_spell_dates(c, rows))
         split = [c for c in list(headers) if _split_counted(c, headers, rows)]
         # names that recur down a column are a game's leaders (points, rebounds, assists), not
         # the rows' own names
@@ -172,7 +176,9 @@ class TableGrid:
             for c in headers
             if sum(time_seconds(r.get(c, "")) is not None for r in rows) >= enough
         }
-        grid = cls(headers, rows, numeric | dates, dates, leaders=leaders, times=times)
+        grid = cls(
+            headers, rows, numeric | dates, dates, leaders=leaders, times=times, respelled=respelled
+        )
         # a column where some dates have no year is ordered by month and day throughout
         grid.yearless = {
             c
@@ -578,6 +584,52 @@ def _name_and_number(text: str) -> tuple[str, str] | None:
     ):
         return None
     return m.group(1), m.group(2).strip()
+
+
+_MONTH_NAMES = (
+    "january february march april may june july august september october november december"
+).split()
+
+
+def _numeric_date(text: str) -> tuple[int, int, int] | None:
+    """(first, second, year) of "30 / 03 / 1985", or (month, day, year) of "1974 - 02 - 28"
+    (ISO order, marked by a negative first); None for other text."""
+    parts = text.split()
+    if len(parts) != 5 or parts[1] != parts[3] or parts[1] not in ("/", "-", "."):
+        return None
+    if not all(p.isdigit() for p in parts[::2]):
+        return None
+    a, b, c = (int(p) for p in parts[::2])
+    if len(parts[0]) == 4 and parts[1] == "-" and 1 <= b <= 12 and 1 <= c <= 31:
+        return -b, c, a
+    if len(parts[4]) == 4 and 1 <= a <= 31 and 1 <= b <= 31:
+        return a, b, c
+    return None
+
+
+def _spell_dates(c: int, rows: list[dict[int, str]]) -> dict[str, str]:
+    """A column of numeric dates ("30 / 03 / 1985", "1974 - 02 - 28") written with the month's
+    name ("30 march 1985"), so that a claim's "march 30th , 1985" names its row and the column
+    orders as dates. Day and month of "a / b / yyyy" are told apart by the column: a first
+    number over 12 is a day, a second over 12 a month's day; a column that shows neither (or
+    both) is left as written. Returns each cell text so rewritten, as written -> as read."""
+    found = {i: d for i, row in enumerate(rows) if (d := _numeric_date(row.get(c, "")))}
+    filled = sum(bool(row.get(c)) for row in rows)
+    if len(found) < 2 or len(found) < 0.8 * filled:
+        return {}
+    slashed = [d for d in found.values() if d[0] > 0]
+    day_first = any(a > 12 for a, _, _ in slashed)
+    month_first = any(b > 12 for _, b, _ in slashed)
+    if slashed and day_first == month_first:
+        return {}
+    out = {}
+    for i, (a, b, year) in found.items():
+        month, day = (-a, b) if a < 0 else (b, a) if day_first else (a, b)
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            spelled = f"{day} {_MONTH_NAMES[month - 1]} {year}"
+            out[rows[i][c]] = spelled
+            rows[i][c] = spelled
+    return out
 
 
 def _split_located(c: int, headers: dict[int, str], rows: list[dict[int, str]]) -> None:
