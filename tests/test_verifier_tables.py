@@ -774,6 +774,19 @@ def test_numeric_dates_read_as_dates_in_the_order_their_column_shows():
     )
 
 
+def test_die_and_be_bear_name_the_dates_of_death_and_birth():
+    cells = table_elements(
+        "Kings of Spain",
+        [["name", "date of birth", "date of death"], ["philip iv", "8 april 1605", "17 september 1665"],
+         ["charles ii", "6 november 1661", "1 november 1700"], ["philip v", "19 december 1683", "9 july 1746"]],
+    )  # fmt: skip
+    verdict = execute("charles ii die on november 2 1700", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES), verdict
+    assert verdict.program.startswith("date of death[charles ii] = '1 november 1700'")
+    verdict = execute("charles ii be bear on november 2 1661", cells)
+    assert verdict.program.startswith("date of birth[charles ii]"), verdict
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

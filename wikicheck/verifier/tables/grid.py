@@ -468,6 +468,9 @@ _IRREGULAR_FORMS = {
     "yds": {"yard"},
     "avg": {"average"},
     "pct": {"percentage", "percent"},
+    # a lemmatised claim's "die" and "be bear" (born) for a date of death or birth
+    "death": {"die", "died"},
+    "birth": {"bear", "born"},
     # words a claim uses for a column the table names otherwise ("the highest attendance" of an
     # Australian football round's "crowd")
     "crowd": {"attendance", "attend", "attended", "audience", "spectator", "fan"},
