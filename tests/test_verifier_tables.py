@@ -787,6 +787,20 @@ def test_die_and_be_bear_name_the_dates_of_death_and_birth():
     assert verdict.program.startswith("date of birth[charles ii]"), verdict
 
 
+def test_the_nth_game_is_the_game_numbered_n():
+    cells = table_elements(
+        "2008-09 Minnesota Wild season",
+        [["game", "date", "opponent", "record"], ["21", "november 26", "detroit red wings", "6 - 9 - 6"],
+         ["22", "november 28", "chicago blackhawks", "6 - 9 - 7"], ["23", "november 30", "boston bruins", "7 - 9 - 7"]],
+    )  # fmt: skip
+    verdict = execute("the record at the 22nd game be 6 - 9 - 7", cells)
+    assert verdict.label == SUPPORTS, verdict
+    assert execute("the 23rd game be play against the chicago blackhawks", cells).label == REFUTES
+    # "the november 28th game" is a day, not game 28
+    verdict = execute("the november 28th game be against the boston bruins", cells)
+    assert verdict.program == "rows(opponent == 'boston bruins' & date == 'november 28') = []"
+
+
 def test_a_season_names_its_row_and_a_participle_header_its_column():
     # "1999 - 00" is all numbers, yet the row's name; "sponsored" is what "sponsor" reads
     cells = table_elements(

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from wikicheck.common.quantities import as_ordinal
+from wikicheck.common.quantities import MONTH_WORDS, as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS, Element
 from wikicheck.verifier.tables.counting import (
     compare_counts,
@@ -204,7 +204,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     if title:
         toks, context = _without_title(toks, title, grid)
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
-    toks = _with_participles(_with_respelled(toks, grid), grid)
+    toks = _with_numbered(_with_participles(_with_respelled(toks, grid), grid), grid)
     words = set(toks) - {TITLE_MASK}
     return Claim(toks, words, grid.mentions(toks), context), grid
 
@@ -320,6 +320,31 @@ def _with_respelled(toks: list[str], grid: TableGrid) -> list[str]:
         old, new = tokenize(written), tokenize(read)
         for i in reversed(span_starts(out, old)):
             out[i : i + len(old)] = new
+    return out
+
+
+def _with_numbered(toks: list[str], grid: TableGrid) -> list[str]:
+    """ "the 18th episode" written as the table numbers it, "episode 18", where a column headed
+    by that word holds the number (a claim's "week 3" names a row; "the 3rd week" did not)."""
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        dated = i > 0 and toks[i - 1] in MONTH_WORDS  # "the october 7th game": a day
+        n = (
+            as_ordinal(toks[i])
+            if i + 1 < len(toks) and toks[i][:1].isdigit() and not dated
+            else None
+        )
+        word = toks[i + 1] if n is not None else ""
+        cols = [c for c, h in grid.headers.items() if {word, word + "s"} & set(tokenize(h))]
+        if n is not None and any(
+            grid.rows[r].get(c) == str(int(n)) for c in cols for r in range(len(grid.rows))
+        ):
+            out += [word, str(int(n))]
+            i += 2
+            continue
+        out.append(toks[i])
+        i += 1
     return out
 
 
