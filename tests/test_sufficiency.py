@@ -273,3 +273,9 @@ def test_a_share_is_read_from_its_own_item_of_a_cell_and_quoted_by_its_whole_par
     # a value of another kind (a date against a count of years) is still no conflict
     chess = infobox_elements("Chess960", [("Years active", "June 19, 1996")])
     assert not check_numbers("Chess960 has been around for 20 years.", chess).conflicts
+    # where no item names the claim's thing, the cell's header does: its first share stands
+    shares = infobox_elements("Springfield", [("Share of people", "60% Kazakh, 30% Russian")])
+    (conflict,) = check_numbers(
+        "In Springfield 45% of the people are from elsewhere.", shares
+    ).conflicts
+    assert conflict["found"] == "60%"

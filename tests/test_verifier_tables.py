@@ -774,6 +774,24 @@ def test_numeric_dates_read_as_dates_in_the_order_their_column_shows():
     )
 
 
+@pytest.mark.parametrize(
+    ("dates", "read"),
+    [
+        # a second number over 12: month first
+        (["02 / 03 / 1985", "05 / 14 / 1985", "07 / 16 / 1985"],
+         ["3 february 1985", "14 may 1985", "16 july 1985"]),
+        # neither number over 12, or each over 12 somewhere: the order is unknown, left as written
+        (["02 / 03 / 1985", "05 / 04 / 1985", "07 / 06 / 1985"], None),
+        (["02 / 03 / 1985", "05 / 14 / 1985", "17 / 06 / 1985"], None),
+    ],
+)  # fmt: skip
+def test_a_column_of_numeric_dates_is_read_only_in_an_order_it_shows(dates, read):
+    cells = table_elements("t", [["match", "date"], *[[str(i), d] for i, d in enumerate(dates)]])
+    grid = TableGrid.from_cells(cells)
+    assert [row[1] for row in grid.rows] == (read or dates)
+    assert (1 in grid.dates) == bool(read)
+
+
 def test_die_and_be_bear_name_the_dates_of_death_and_birth():
     cells = table_elements(
         "Kings of Spain",
