@@ -335,14 +335,13 @@ def _with_numbered(toks: list[str], grid: TableGrid) -> list[str]:
             if i + 1 < len(toks) and toks[i][:1].isdigit() and not dated
             else None
         )
-        word = toks[i + 1] if n is not None else ""
-        cols = [c for c, h in grid.headers.items() if {word, word + "s"} & set(tokenize(h))]
-        if n is not None and any(
-            grid.rows[r].get(c) == str(int(n)) for c in cols for r in range(len(grid.rows))
-        ):
-            out += [word, str(int(n))]
-            i += 2
-            continue
+        if n is not None:
+            word, cell = toks[i + 1], str(int(n))
+            cols = [c for c, h in grid.headers.items() if {word, word + "s"} & set(tokenize(h))]
+            if any(row.get(c) == cell for c in cols for row in grid.rows):
+                out += [word, cell]
+                i += 2
+                continue
         out.append(toks[i])
         i += 1
     return out
