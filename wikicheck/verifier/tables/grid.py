@@ -335,7 +335,7 @@ class TableGrid:
             head = tokenize(header)
             if not head or c in self.dates:
                 continue
-            starts = _header_starts(claim, head)
+            starts = header_starts(claim, head)
             for i in starts:
                 j = i + len(head)
                 if claim[j : j + 1] and claim[j] in _VALUE_LINKS:
@@ -539,7 +539,7 @@ def writes_header(words: Sequence[str], head: Sequence[str]) -> bool:
 _VALUE_LINKS = frozenset({"be", "of", "=", "have", "at"})
 
 
-def _header_starts(claim: list[str], head: list[str]) -> list[int]:
+def header_starts(claim: list[str], head: list[str]) -> list[int]:
     """Where the claim writes the header ``head`` (:func:`writes_header`)."""
     n = len(head)
     return [i for i in range(len(claim) - n + 1) if writes_header(claim[i : i + n], head)]
@@ -757,7 +757,7 @@ def one_numeric_column(claim: Claim, t: TableGrid, fallback: bool = False) -> in
             w
             for c in {c for _, c in claim.mentions}
             if (head := tokenize(t.headers.get(c, "")))
-            for i in _header_starts(claim.tokens, head)
+            for i in header_starts(claim.tokens, head)
             for w in claim.tokens[i : i + len(head)]
         }
         rest = t.header_columns(claim.words - spent, numeric_only=True) if spent else cols

@@ -21,10 +21,10 @@ from wikicheck.verifier.tables.grid import (
     Verdict,
     free_numbers,
     header_forms,
+    header_starts,
     leader_columns_named,
     mention_spans,
     rows_by_mention,
-    writes_header,
 )
 from wikicheck.verifier.tables.text import (
     AVERAGE_WORDS,
@@ -259,14 +259,10 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
 def _header_cues(claim: Claim, t: TableGrid) -> set[str]:
     """Cue words the claim writes inside a header of two words or more that it writes whole
     ("when the total fat be 100 g", "her best finish be 3rd"): they name that column."""
-    toks = claim.tokens
     out: set[str] = set()
     for h in t.headers.values():
         head = tokenize(h)
-        if len(head) < 2 or not set(head) & claim.words:
-            continue
-        n = len(head)
-        if any(writes_header(toks[i : i + n], head) for i in range(len(toks) - n + 1)):
+        if len(head) > 1 and set(head) & claim.words and header_starts(claim.tokens, head):
             out.update(head)
     return out
 
