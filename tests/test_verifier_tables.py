@@ -774,6 +774,30 @@ def test_numeric_dates_read_as_dates_in_the_order_their_column_shows():
     )
 
 
+def test_broken_cells_of_a_game_log_are_left_as_written_and_the_rest_read():
+    cells = table_elements(
+        "2009-10 Chicago Bulls season",
+        [["game", "location attendance", "date"], ["1", "united center 22097", "31 / 12 / 2009"],
+         ["2", "united center", "00 / 13 / 2009"], ["3", "", "1999 - 13 - 40"],
+         ["4", "22097", "n/a"], ["5", "pepsi center 19,155", "12 / 01 / 2010"]],
+    )  # fmt: skip
+    grid = TableGrid.from_cells(cells)
+    # a venue without its crowd, an empty or number-only cell: no crowd split off, nothing lost
+    assert [row[1] for row in grid.rows] == [
+        "united center",
+        "united center",
+        "",
+        "22097",
+        "pepsi center",
+    ]
+    assert [row.get(1001) for row in grid.rows] == ["22097", None, None, None, "19,155"]
+    # impossible dates keep the column as written: too few dates to read it as dates
+    assert [row[2] for row in grid.rows][1:3] == ["00 / 13 / 2009", "1999 - 13 - 40"]
+    assert grid.respelled == {} and 2 not in grid.dates
+    verdict = execute("2 game be play at united center", cells)
+    assert (verdict.op, verdict.label) == ("count", SUPPORTS), verdict
+
+
 @pytest.mark.parametrize(
     ("dates", "read"),
     [
