@@ -8,6 +8,9 @@ of ``../shared/data/distill/pairs.jsonl.gz``:
   FEVEROUS-S held-out, InfoTabs dev, TabFact val held-out half, SEM-TAB-FACTS dev), every pair;
 - ``--tables FILE --tables-n N``: N generated table statements (``synthetic_tables``: TabFact-train,
   InfoTabs-train and OTT-QA tables only) for the optional table pre-training stage;
+- ``--extra FILE --extra-mix SOURCE=CAP,...``: training pairs of those sources
+  (``wikicheck.verifier.training.mix``; ``all`` for no cap) that ``--exclude FILE`` (default:
+  the distillation pairs) does not already hold, for ``bench/device_distill.py --extra``;
 - ``--student DIR``: the shipped MiniLM's weights as one int8 piece (about 22 MiB; its fp16 file
   would not fit beside the pairs), for the distillation step (``device_train_large.py --student``).
 
@@ -47,6 +50,25 @@ def _write(path: Path, rows: list[list[str]]) -> None:
     print(f"{path}: {len(rows):,} pairs, {path.stat().st_size / 2**20:.1f} MiB", flush=True)
 
 
+def _extra(args, data_dir: Path, tok) -> list[list[str]]:
+    """The ``--extra-mix`` pairs whose (claim, evidence) ``--exclude`` does not hold."""
+    from wikicheck.verifier.training.distill import read_pairs
+    from wikicheck.verifier.training.mix import build_train
+
+    mix = {}
+    for item in args.extra_mix.split(","):
+        name, _, cap = item.partition("=")
+        mix[name] = None if cap == "all" else int(cap)
+    held = read_pairs(args.exclude) if args.exclude else None
+    seen = set(zip(held.claims, held.evidence)) if held else set()
+    exs = build_train(data_dir, tok, args.max_length, seed=args.seed, mix=mix)
+    rows = [
+        [e.claim, e.evidence, e.label, e.source] for e in exs if (e.claim, e.evidence) not in seen
+    ]
+    print(f"extra: {len(rows):,} of {len(exs):,} pairs not in {args.exclude}", flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
@@ -54,6 +76,9 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--tables", default="", help="write generated table statements here")
     ap.add_argument("--tables-n", type=int, default=30000)
+    ap.add_argument("--extra", default="", help="write more training pairs here")
+    ap.add_argument("--extra-mix", default="tabfact_train=all", help="SOURCE=CAP,... (CAP: all)")
+    ap.add_argument("--exclude", default=str(DEFAULT_DATA_DIR / "distill" / "pairs.jsonl.gz"))
     ap.add_argument("--student", default="", help="write the shipped MiniLM as an int8 piece here")
     ap.add_argument("--max-length", type=int, default=256)
     ap.add_argument("--seed", type=int, default=0)
@@ -74,6 +99,8 @@ def main() -> None:
     if args.tables:
         exs = synthetic_tables(data_dir, tok, args.max_length, limit=args.tables_n, seed=args.seed)
         _write(Path(args.tables), [[e.claim, e.evidence, e.label, e.source] for e in exs])
+    if args.extra:
+        _write(Path(args.extra), _extra(args, data_dir, tok))
     if args.student:
         from safetensors.torch import load_file
 

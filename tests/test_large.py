@@ -200,6 +200,10 @@ def test_lora_training_learns_and_resumes_from_the_saved_step(tmp_path, tiny_bas
     cfg = _cfg(tmp_path / "cut", tiny_base, workers=1)  # a speed setting may change
     state = train_large(cfg, *PAIRS, resume=True, on_step=lambda s, t, loss: seen.append(s))
     assert seen == list(range(6, 25)) and state["step"] == 24
+    # resuming a finished run (to score or label with it) takes no step and returns its state
+    again = train_large(cfg, *PAIRS, resume=True, on_step=lambda s, t, loss: seen.append(s))
+    assert seen[-1] == 24 and again == json.loads((tmp_path / "cut" / "state.json").read_text())
+    assert again["seconds"] > 0 and again["losses"]
     for name in ("adapter.safetensors", "head.safetensors"):
         assert (tmp_path / "cut" / name).stat().st_size < 16 * 2**20
     with pytest.raises(ConfigError, match=r"written with other settings \(lr\)"):
@@ -319,3 +323,34 @@ def test_device_script_names_a_student_folder_without_pieces(tmp_path):
     with pytest.raises(SystemExit, match=r"--student .*student: no piece-\*\.safetensors"):
         script._student_base(types.SimpleNamespace(student=str(empty)), tmp_path / "work")
     assert not (tmp_path / "work" / "student-base").exists()
+
+
+_BLOCK_DISTILL = _BLOCK.replace(
+    "['bench/device_train_large.py', '--tiny', '--student', 'tiny', '--out', sys.argv[1]]",
+    "['bench/device_distill.py', '--tiny', '--out', sys.argv[1]]",
+).replace("run_path('bench/device_train_large.py'", "run_path('bench/device_distill.py'")
+
+
+@pytest.mark.slow
+def test_device_distill_dry_run_plans_a_schedule_it_finishes(tmp_path):
+    """``bench/device_distill.py --tiny`` scores the student as sent, plans its steps from a
+    timed probe, trains them all (soft labels and the extra pairs' one-hot ones) and returns the
+    weights in parts that rebuild the trained file, with nothing the GPU machine lacks."""
+    res = subprocess.run(
+        [sys.executable, "-c", _BLOCK_DISTILL, str(tmp_path / "out")],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
+             "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    assert set(metrics["sent"]) == set(metrics["eval"]) == {"feverous_s_heldout", "infotabs_dev"}
+    plan = metrics["plan"]
+    assert plan["pairs"] == 48 + 12  # the soft-labelled pairs and the extra ones
+    assert 0 < plan["steps"] == plan["done"]
+    parts = sorted((tmp_path / "out" / "student").iterdir())
+    assert sum(p.stat().st_size for p in parts) == metrics["bytes"]
+    from safetensors.torch import load
+
+    state = load(b"".join(p.read_bytes() for p in parts))
+    assert "classifier.weight" in state

@@ -266,7 +266,10 @@ def train_large(
     torch.manual_seed(cfg.seed + step)  # dropout masks: a resumed run draws its own, repeatably
     start, losses = time.perf_counter(), []
     model.train()
-    state: dict[str, Any] = {"step": step, "total": total}
+    # a run resumed at its end takes no step: what it returns is what it saved
+    state: dict[str, Any] = (
+        json.loads((out / "state.json").read_text()) if step else {"step": step, "total": total}
+    )
     for batch in loader:
         batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         for group in opt.param_groups:
