@@ -1249,6 +1249,33 @@ def test_a_timelines_year_columns_are_read_by_the_values_stated_for_them():
     )
 
 
+def test_a_timelines_year_is_read_for_each_row_the_claim_names():
+    cells = table_elements(
+        "timeline", [["tournament", "1993", "1994", "1995", "career"],
+                     ["australian open", "4r", "a", "2r", "5 - 12"],
+                     ["french open", "2r", "1r", "2r", "2 - 11"], ["us open", "1r", "1r", "3r", "7 - 12"]]
+    )  # fmt: skip
+    verdict = execute("he have 1995 '2r' for both the australian open and french open", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", SUPPORTS,
+        "1995[australian open] = '2r'; 1995[french open] = '2r'; claimed '2r'",
+    )  # fmt: skip
+    verdict = execute(
+        "there be a 1r for the australian open , french open , and us open in 1994", cells
+    )
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)  # "a" the article, not the value
+    assert "1994[australian open] = 'a'" in verdict.program and verdict.program.endswith("'1r'")
+    assert (
+        execute("he reach the 2nd round (2r) at the french open and us open in 1993", cells).label
+        == REFUTES
+    )
+    # a year bounded, or two values: not one value read for each row
+    for claim in ("he have 1r at the french open and us open after 1993",
+                  "he have 1r and 2r at the french open and us open in 1994"):  # fmt: skip
+        verdict = execute(claim, cells)
+        assert verdict is None or "claimed '1r'" not in verdict.program
+
+
 def test_a_name_with_its_number_in_spaced_brackets_is_a_name():
     # FEVEROUS cells write "Arnold Palmer (36)" with spaces inside the brackets
     cells = table_elements(

@@ -137,7 +137,8 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         # it, unless it names a row too (a medal table's "total" row)
     named_by = _named_row(claim, t, column_rows)
     if named_by is None:
-        return _value_of_each(claim, t) if claim.words & {"both", "each"} else None
+        each = _value_of_each(claim, t) if claim.words & {"both", "each"} else None
+        return each or _year_value_of_rows(claim, t, column_rows)
     row, name, key_cols = named_by
     for (c, v), rs in column_rows.items():  # any team the row names, its own or its opponent
         sides = _wrong_side(claim, t, v, {c}) if row in rs else None
@@ -702,12 +703,7 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
         _NOT_READ_BY_CELL | MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS
     ):
         return None
-    values = {
-        v
-        for r in t.rows
-        for c in years.values()
-        if (v := r.get(c, "")) and " " not in v and as_number(v) is None
-    }
+    values = _timeline_values(t, years)
     toks = claim.tokens
     pairs = []
     for i, tok in enumerate(toks):
@@ -723,6 +719,57 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
             return None
         pairs.append((years[tok], said[0]))
     return pairs or None
+
+
+def _timeline_values(t: TableGrid, years: dict[str, int]) -> set[str]:
+    """The one-word, non-number values a performance timeline's year columns hold ("2r", "qf",
+    "a")."""
+    return {
+        v
+        for r in t.rows
+        for c in years.values()
+        if (v := r.get(c, "")) and " " not in v and as_number(v) is None
+    }
+
+
+def _year_value_of_rows(
+    claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]
+) -> Verdict | None:
+    """ "david pate have 1991 'qf' for both indian well and miami tournament": in a performance
+    timeline (three or more year columns), two or more rows named by their cells in one column,
+    one year and one of the timeline's values: each named row holds that value that year. "a"
+    counts as a value only quoted or in brackets ("'a'"), not as the article."""
+    years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
+    toks = claim.tokens
+    if len(years) < 3 or claim.words & (
+        (_NOT_READ_BY_CELL - {"both", "each"}) | MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS
+    ):
+        return None
+    said_years = {tok for tok in toks if tok in years}
+    if len(said_years) != 1 or _year_bounds(toks) or "between" in claim.words:
+        return None
+    values = _timeline_values(t, years)
+    marks = {"'", "(", ")", '"'}
+    said = {
+        tok
+        for i, tok in enumerate(toks)
+        if tok in values
+        and (tok != "a" or (0 < i < len(toks) - 1 and {toks[i - 1], toks[i + 1]} <= marks))
+    }
+    named = {
+        k: next(iter(rs))
+        for k, rs in rows_of.items()
+        if len(rs) == 1 and k[0] not in years.values() and k[1] not in values
+    }
+    if len(said) != 1 or len({c for c, _ in named}) != 1 or len(set(named.values())) < 2:
+        return None
+    (year,), (value,) = said_years, said
+    col = years[year]
+    shown = "; ".join(
+        f"{year}[{name}] = {t.rows[row].get(col, '')!r}" for (_, name), row in sorted(named.items())
+    )
+    wrong = [row for row in named.values() if t.rows[row].get(col) != value]
+    return Verdict(REFUTES if wrong else SUPPORTS, "lookup", f"{shown}; claimed {value!r}")
 
 
 def _same_token(a: str, b: str) -> bool:
