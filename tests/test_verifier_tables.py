@@ -1269,9 +1269,19 @@ def test_a_timelines_year_is_read_for_each_row_the_claim_names():
         execute("he reach the 2nd round (2r) at the french open and us open in 1993", cells).label
         == REFUTES
     )
-    # a year bounded, or two values: not one value read for each row
+    # several years of one row, "an a", "all" of the rows named
+    verdict = execute("the french open have a 2r in 1993 and 1995", cells)
+    assert (verdict.label, verdict.program) == (
+        SUPPORTS, "1993[french open] = '2r'; 1995[french open] = '2r'; claimed '2r'"
+    )  # fmt: skip
+    assert execute("the us open have a 1r in 1994 and 1995", cells).label == REFUTES
+    assert execute("there be an a for the australian open in 1994 and 1995", cells).label == REFUTES
+    verdict = execute("the french open and us open all have a value of 1r in 1994", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    # a year bounded, two values, or years each with its own words: not one value for each
     for claim in ("he have 1r at the french open and us open after 1993",
-                  "he have 1r and 2r at the french open and us open in 1994"):  # fmt: skip
+                  "he have 1r and 2r at the french open and us open in 1994",
+                  "the us open have 1r in 1993 , but be absent from it in 1995"):  # fmt: skip
         verdict = execute(claim, cells)
         assert verdict is None or "claimed '1r'" not in verdict.program
 

@@ -159,6 +159,9 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         claimed = ", ".join(f"{t.headers[c]}: {v!r}" for c, v in timeline)
         program = f"{shown}; claimed {claimed}"
         return Verdict(REFUTES if wrong else SUPPORTS, "lookup", program)
+    each_year = _year_value_of_rows(claim, t, column_rows)
+    if each_year is not None:
+        return each_year
     apart = _other_written_apart(claim, t, row, column_rows)
     if apart is not None:
         c, said = apart
@@ -735,18 +738,24 @@ def _timeline_values(t: TableGrid, years: dict[str, int]) -> set[str]:
 def _year_value_of_rows(
     claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]
 ) -> Verdict | None:
-    """ "david pate have 1991 'qf' for both indian well and miami tournament": in a performance
-    timeline (three or more year columns), two or more rows named by their cells in one column,
-    one year and one of the timeline's values: each named row holds that value that year. "a"
-    counts as a value only quoted or in brackets ("'a'"), not as the article."""
+    """ "david pate have 1991 'qf' for both indian well and miami tournament", "the french open
+    have a qf in 2011 and 2013": in a performance timeline (three or more year columns), rows
+    named by their cells in one column, years and one of the timeline's values, two cells or
+    more in all: each named row holds that value each year. "a" counts as a value only quoted,
+    in brackets or after "an" ("there be an a for ..."), not as the article; "all" is each of
+    the rows named ("the australian open, french open and wimbledon all have ...")."""
     years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
     toks = claim.tokens
     if len(years) < 3 or claim.words & (
-        (_NOT_READ_BY_CELL - {"both", "each"}) | MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS
+        (_NOT_READ_BY_CELL - {"both", "each", "all"})
+        | MAX_WORDS
+        | MIN_WORDS
+        | MORE_WORDS
+        | LESS_WORDS
     ):
         return None
-    said_years = {tok for tok in toks if tok in years}
-    if len(said_years) != 1 or _year_bounds(toks) or "between" in claim.words:
+    said_years = sorted({tok for tok in toks if tok in years})
+    if not said_years or _year_bounds(toks) or "between" in claim.words:
         return None
     values = _timeline_values(t, years)
     marks = {"'", "(", ")", '"'}
@@ -754,21 +763,32 @@ def _year_value_of_rows(
         tok
         for i, tok in enumerate(toks)
         if tok in values
-        and (tok != "a" or (0 < i < len(toks) - 1 and {toks[i - 1], toks[i + 1]} <= marks))
+        and (
+            tok != "a"
+            or (0 < i < len(toks) - 1 and {toks[i - 1], toks[i + 1]} <= marks)
+            or toks[i - 1 : i] == ["an"]
+        )
     }
     named = {
         k: next(iter(rs))
         for k, rs in rows_of.items()
         if len(rs) == 1 and k[0] not in years.values() and k[1] not in values
     }
-    if len(said) != 1 or len({c for c, _ in named}) != 1 or len(set(named.values())) < 2:
+    rows = set(named.values())
+    if len(said) != 1 or len({c for c, _ in named}) != 1 or len(rows) * len(said_years) < 2:
         return None
-    (year,), (value,) = said_years, said
-    col = years[year]
+    if "all" in claim.words and len(rows) < 2:
+        return None  # "all" with one row named: more than its cells
+    at = [i for i, tok in enumerate(toks) if tok in years]
+    if set(toks[at[0] : at[-1] + 1]) - set(said_years) - {"and", ",", "in"}:
+        return None  # "4r in 1988, but absent in 1989": each year with its own words
+    (value,) = said
     shown = "; ".join(
-        f"{year}[{name}] = {t.rows[row].get(col, '')!r}" for (_, name), row in sorted(named.items())
+        f"{year}[{name}] = {t.rows[row].get(years[year], '')!r}"
+        for year in said_years
+        for (_, name), row in sorted(named.items())
     )
-    wrong = [row for row in named.values() if t.rows[row].get(col) != value]
+    wrong = [(r, y) for r in rows for y in said_years if t.rows[r].get(years[y]) != value]
     return Verdict(REFUTES if wrong else SUPPORTS, "lookup", f"{shown}; claimed {value!r}")
 
 
