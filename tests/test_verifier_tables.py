@@ -1269,6 +1269,19 @@ def test_a_timelines_year_is_read_for_each_row_the_claim_names():
         execute("he reach the 2nd round (2r) at the french open and us open in 1993", cells).label
         == REFUTES
     )
+    # a record written with spaces, after "<year> be"
+    cells = table_elements(
+        "timeline", [["tournament", "1993", "1994", "1995", "career"],
+                     ["australian open", "4r", "a", "2r", "5 - 12"],
+                     ["french open", "2r", "1r", "2r", "2 - 11"], ["us open", "1r", "1r", "3r", "7 - 12"],
+                     ["win - loss", "1 - 1", "0 - 2", "1 - 10", "14 - 35"]]
+    )  # fmt: skip
+    verdict = execute("the win - loss record in 1993 be 1 - 1", cells)
+    assert (verdict.op, verdict.label) == ("lookup", SUPPORTS)
+    assert verdict.program == "1993[win - loss] = '1 - 1'; claimed 1993: '1 - 1'"
+    assert execute("the win - loss record in 1994 be 1 - 1", cells).label == REFUTES
+    verdict = execute("the win - loss record in 1995 be 1 - 10 , the worst", cells)
+    assert verdict is None or "claimed 1995: '1 - 1'" not in verdict.program
     # several years of one row, "an a", "all" of the rows named
     verdict = execute("the french open have a 2r in 1993 and 1995", cells)
     assert (verdict.label, verdict.program) == (

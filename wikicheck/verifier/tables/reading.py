@@ -707,6 +707,8 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
     ):
         return None
     values = _timeline_values(t, years)
+    # a record written with spaces ("1 - 1" in the "win - loss" row) after "<year> be"
+    spaced = {v for r in t.rows for c in years.values() if " " in (v := r.get(c, "")) and "-" in v}
     toks = claim.tokens
     pairs = []
     for i, tok in enumerate(toks):
@@ -717,11 +719,22 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
             j -= 1
         before = toks[j] if j < i - 1 and toks[i - 1] in ("in", "year") else None
         after = toks[i + 2] if i + 2 < len(toks) and toks[i + 1] in ("be", "was", "is") else None
-        said = [v for v in (before, after) if v in values]
+        if after is not None:
+            rest = toks[i + 2 :]
+            written = [v for v in spaced if _record_at(rest, tokenize(v))]
+            after = written[0] if len(written) == 1 else after
+        said = [v for v in (before, after) if v in values or v in spaced]
         if len(said) != 1:
             return None
         pairs.append((years[tok], said[0]))
     return pairs or None
+
+
+def _record_at(rest: list[str], value: list[str]) -> bool:
+    """Whether ``rest`` opens with the tokens of ``value``, followed by nothing, a comma or
+    "and" (so "1 - 1" is not read from "1 - 10")."""
+    n = len(value)
+    return rest[:n] == value and (len(rest) == n or rest[n] in (",", "and"))
 
 
 def _timeline_values(t: TableGrid, years: dict[str, int]) -> set[str]:
