@@ -1144,6 +1144,11 @@ def test_clauses_about_two_rows_are_each_read_by_their_row():
     assert verdict is None or verdict.op != "conjunction"
     # a clause's count or superlative would lose the other clause's condition
     assert execute("Robert Manzon drove a Gordini and 2 driver drove a Gordini.", cells) is None
+    # "while" and "whereas" join clauses too, ", while and" once
+    for claim, label in (("nino farina drive a ferrari while robert manzon drive a gordini", SUPPORTS),
+                         ("nino farina drive a ferrari whereas jean behra drive a ferrari", REFUTES),
+                         ("nino farina drive a ferrari , while and jean behra drive a gordini", SUPPORTS)):  # fmt: skip
+        assert execute(claim, cells).label == label, claim
 
 
 def test_a_clause_naming_no_row_reads_the_row_the_clause_before_named():

@@ -507,8 +507,12 @@ def _few_words(clause: list[str]) -> bool:
 #: loses the condition the other clause sets ("A danced 7 times, with an average rank of 6").
 _CLAUSE_OPS = frozenset({"lookup", "match", "bound"})
 
-#: Where a claim's clauses meet: ", and", ", while", ", but", "and", a comma.
-_CLAUSE_JOINS = ((",", "and"), (",", "while"), (",", "but"), ("and",), (",",))
+#: Where a claim's clauses meet: ", and", ", while", ", but", "and", "while", "whereas", a
+#: comma (longest first: ", while and" is one join).
+_CLAUSE_JOINS = (
+    (",", "while", "and"), (",", "and"), (",", "while"), (",", "but"), ("and",), ("while",),
+    ("whereas",), (",",),
+)  # fmt: skip
 
 
 #: Words that open a clause about the subject the clause before named ("and a finish of t30",
