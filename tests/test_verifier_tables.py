@@ -1144,10 +1144,12 @@ def test_clauses_about_two_rows_are_each_read_by_their_row():
     assert verdict is None or verdict.op != "conjunction"
     # a clause's count or superlative would lose the other clause's condition
     assert execute("Robert Manzon drove a Gordini and 2 driver drove a Gordini.", cells) is None
-    # "while" and "whereas" join clauses too, ", while and" once
+    # "while", "whereas", "but", "as oppose to" join clauses too, ", while and" once
     for claim, label in (("nino farina drive a ferrari while robert manzon drive a gordini", SUPPORTS),
                          ("nino farina drive a ferrari whereas jean behra drive a ferrari", REFUTES),
-                         ("nino farina drive a ferrari , while and jean behra drive a gordini", SUPPORTS)):  # fmt: skip
+                         ("nino farina drive a ferrari , while and jean behra drive a gordini", SUPPORTS),
+                         ("nino farina drive a ferrari but robert manzon drive a gordini", SUPPORTS),
+                         ("nino farina drive a ferrari as oppose to jean behra in a gordini", SUPPORTS)):  # fmt: skip
         assert execute(claim, cells).label == label, claim
 
 

@@ -511,7 +511,7 @@ _CLAUSE_OPS = frozenset({"lookup", "match", "bound"})
 #: comma (longest first: ", while and" is one join).
 _CLAUSE_JOINS = (
     (",", "while", "and"), (",", "and"), (",", "while"), (",", "but"), ("and",), ("while",),
-    ("whereas",), (",",),
+    ("whereas",), ("as", "oppose", "to"), ("but",), (",",),
 )  # fmt: skip
 
 
