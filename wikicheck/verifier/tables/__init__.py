@@ -507,8 +507,8 @@ def _few_words(clause: list[str]) -> bool:
 #: loses the condition the other clause sets ("A danced 7 times, with an average rank of 6").
 _CLAUSE_OPS = frozenset({"lookup", "match", "bound"})
 
-#: Where a claim's clauses meet: ", and", ", while", ", but", "and", "while", "whereas", a
-#: comma (longest first: ", while and" is one join).
+#: Where a claim's clauses meet: ", and", ", while", ", but", "and", "while", "whereas", "but",
+#: "as oppose to", a comma (longest first: ", while and" is one join).
 _CLAUSE_JOINS = (
     (",", "while", "and"), (",", "and"), (",", "while"), (",", "but"), ("and",), ("while",),
     ("whereas",), ("as", "oppose", "to"), ("but",), (",",),
