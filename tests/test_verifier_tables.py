@@ -1276,6 +1276,12 @@ def test_a_timelines_year_is_read_for_each_row_the_claim_names():
         execute("he reach the 2nd round (2r) at the french open and us open in 1993", cells).label
         == REFUTES
     )
+    # one cell, its value marked
+    verdict = execute("the player make it to the 1st round (1r) at the us open in 1994", cells)
+    assert (verdict.label, verdict.program) == (SUPPORTS, "1994[us open] = '1r'; claimed '1r'")
+    assert execute(
+        "the player make it to the 2nd round (2r) at the us open in 1994", cells
+    ).label == (REFUTES)
     # a record written with spaces, after "<year> be"
     cells = table_elements(
         "timeline", [["tournament", "1993", "1994", "1995", "career"],

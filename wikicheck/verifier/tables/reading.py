@@ -754,9 +754,10 @@ def _year_value_of_rows(
     """ "david pate have 1991 'qf' for both indian well and miami tournament", "the french open
     have a qf in 2011 and 2013": in a performance timeline (three or more year columns), rows
     named by their cells in one column, years and one of the timeline's values, two cells or
-    more in all: each named row holds that value each year. "a" counts as a value only quoted,
-    in brackets or after "an" ("there be an a for ..."), not as the article; "all" is each of
-    the rows named ("the australian open, french open and wimbledon all have ...")."""
+    more in all, or one whose value the claim marks ("the 1st round (1r)"): each named row holds
+    that value each year. "a" counts as a value only quoted, in brackets or after "an" ("there
+    be an a for ..."), not as the article; "all" is each of the rows named ("the australian
+    open, french open and wimbledon all have ...")."""
     years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
     toks = claim.tokens
     if len(years) < 3 or claim.words & (
@@ -772,15 +773,15 @@ def _year_value_of_rows(
         return None
     values = _timeline_values(t, years)
     marks = {"'", "(", ")", '"'}
+    marked = {
+        tok
+        for i, tok in enumerate(toks)
+        if tok in values and 0 < i < len(toks) - 1 and {toks[i - 1], toks[i + 1]} <= marks
+    }
     said = {
         tok
         for i, tok in enumerate(toks)
-        if tok in values
-        and (
-            tok != "a"
-            or (0 < i < len(toks) - 1 and {toks[i - 1], toks[i + 1]} <= marks)
-            or toks[i - 1 : i] == ["an"]
-        )
+        if tok in values and (tok != "a" or tok in marked or toks[i - 1 : i] == ["an"])
     }
     named = {
         k: next(iter(rs))
@@ -788,8 +789,10 @@ def _year_value_of_rows(
         if len(rs) == 1 and k[0] not in years.values() and k[1] not in values
     }
     rows = set(named.values())
-    if len(said) != 1 or len({c for c, _ in named}) != 1 or len(rows) * len(said_years) < 2:
+    if len(said) != 1 or len({c for c, _ in named}) != 1 or not rows:
         return None
+    if len(rows) * len(said_years) < 2 and not said <= marked:
+        return None  # one cell: read where its value is marked, "the 1st round (1r)"
     if "all" in claim.words and len(rows) < 2:
         return None  # "all" with one row named: more than its cells
     at = [i for i, tok in enumerate(toks) if tok in years]
