@@ -861,6 +861,28 @@ def test_a_season_names_its_row_and_a_participle_header_its_column():
     assert not any(r == 1 for r, _ in tables._parse("102 bill", cells)[0].mentions)
 
 
+def test_the_record_after_a_game_is_that_games_row():
+    cells = table_elements(
+        "log", [["game", "date", "opponent", "score", "record"],
+                ["1", "november 8", "new jersey devils", "3 - 2", "5 - 2"],
+                ["2", "november 10", "boston bruins", "4 - 1", "6 - 2"],
+                ["3", "november 12", "chicago blackhawks", "1 - 5", "6 - 3"]]
+    )  # fmt: skip
+    verdict = execute("after the win on november 10 the team 's record improve to 6 - 2", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", SUPPORTS, "record[november 10] = '6 - 2'; claimed '6 - 2'"
+    )  # fmt: skip
+    # a record no row holds, and another game's record
+    assert execute("after play the boston bruins , their record be 7 - 2", cells).label == REFUTES
+    verdict = execute("after play the chicago blackhawks , their record be 6 - 2", cells)
+    assert (verdict.label, verdict.program) == (
+        REFUTES, "record[chicago blackhawks] = '6 - 3'; claimed '6 - 2'"
+    )  # fmt: skip
+    # "after the date ...": a later game, not this one
+    verdict = execute("the record be 6 - 2 after the date november 8", cells)
+    assert verdict is None or "record[november 8]" not in verdict.program
+
+
 def test_a_score_or_record_written_whole_names_its_cell():
     cells = table_elements(
         "games", [["game", "opponent", "record"], ["1", "indians", "42 - 56"],

@@ -135,6 +135,9 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if cues - (named - {v for _, v in column_rows}) or "than" in claim.words:
         return None  # a cue word that is a column's whole header ("a total of 288") names
         # it, unless it names a row too (a medal table's "total" row)
+    after_game = _record_after(claim, t, column_rows)
+    if after_game is not None:
+        return after_game
     named_by = _named_row(claim, t, column_rows)
     if named_by is None:
         each = _value_of_each(claim, t) if claim.words & {"both", "each"} else None
@@ -728,6 +731,54 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
             return None
         pairs.append((years[tok], said[0]))
     return pairs or None
+
+
+#: Words after which a claim states a game log's record ("the record improve to 6 - 2").
+_RECORD_STATED = frozenset({"be", "to", "of", "at"})
+
+
+def _record_span(toks: list[str]) -> str | None:
+    """The one record the claim states after "record ... be / to / of / at": numbers joined
+    by "-" ("6 - 2", "20 - 16 - 5")."""
+    found = []
+    for i, tok in enumerate(toks):
+        if tok not in _RECORD_STATED or "record" not in toks[max(0, i - 4) : i]:
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j].isdigit() and (j == i + 1 or toks[j - 1] == "-"):
+            j += 2 if toks[j + 1 : j + 2] == ["-"] else 1
+        span = toks[i + 1 : j]
+        if span and span[-1] == "-":
+            span = span[:-1]
+        if len(span) >= 3:
+            found.append(" ".join(span))
+    return found[0] if len(set(found)) == 1 else None
+
+
+def _record_after(
+    claim: Claim, t: TableGrid, rows_of: dict[tuple[int, str], set[int]]
+) -> Verdict | None:
+    """ "after the win on november 10 the team 's record improve to 6 - 2": a game log's record
+    column holds the record after each game, so "after <game>" reads that game's own row (not
+    a later one), which must hold the record stated."""
+    if "after" not in claim.words or "record" not in claim.words:
+        return None
+    at = claim.tokens.index("after")
+    if "date" in claim.tokens[at + 1 : at + 3]:
+        return None  # "after the date oct 10": a later game
+    columns = [c for c, h in t.headers.items() if h == "record"]
+    value = _record_span(claim.tokens)
+    if len(columns) != 1 or value is None:
+        return None
+    (col,) = columns
+    others = {k: rs for k, rs in rows_of.items() if k[0] != col and as_number(k[1]) is None}
+    named = _named_row(claim, t, others)
+    if named is None:
+        return None
+    row, name, _ = named
+    have = t.rows[row].get(col, "")
+    program = f"record[{name}] = {have!r}; claimed {value!r}"
+    return Verdict(SUPPORTS if have == value else REFUTES, "lookup", program)
 
 
 def _record_at(rest: list[str], value: list[str]) -> bool:
