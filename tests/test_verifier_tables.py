@@ -861,6 +861,28 @@ def test_a_season_names_its_row_and_a_participle_header_its_column():
     assert not any(r == 1 for r, _ in tables._parse("102 bill", cells)[0].mentions)
 
 
+def test_a_year_the_stated_columns_header_writes_names_it_and_states_no_value():
+    cells = table_elements(
+        "counties", [["code", "county", "area (km 2 )", "population census 2009", "capital"],
+                     ["35", "bomet", "1997.9", "730129", "bomet"],
+                     ["44", "migori", "2586.4", "917170", "migori"]]
+    )  # fmt: skip
+    verdict = execute("as of 2009 bomet have a population of 730129", cells)
+    assert (verdict.op, verdict.label, verdict.program) == (
+        "lookup", SUPPORTS, "population census 2009[bomet] = 730129; claimed 730129"
+    )  # fmt: skip
+    assert execute("the population of migori county be 968909 as of 2009", cells).label == REFUTES
+    # a column headed by the year alone: the year still names it, as before
+    years = table_elements(
+        "timeline", [["tournament", "2009", "2010", "2011"], ["us open", "1r", "2r", "a"],
+                     ["wimbledon", "2r", "1r", "qf"]]
+    )  # fmt: skip
+    verdict = execute(
+        "the result at the us open in 2009 be 1r , but in 2010 the result be 2r", years
+    )
+    assert verdict is None or "claimed 2009" not in verdict.program
+
+
 def test_the_record_after_a_game_is_that_games_row():
     cells = table_elements(
         "log", [["game", "date", "opponent", "score", "record"],

@@ -212,6 +212,10 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
         return Verdict(SUPPORTS if have == n else REFUTES, "lookup", program)
     cols = _stated_columns(claim, t, key_cols | _said_columns(row, column_rows))
     free = free_numbers(claim, t)
+    head = set(tokenize(t.headers[cols[0]])) if len(cols) == 1 else set()
+    rest = [n for n in free if fmt_number(n) not in head or bare_year(fmt_number(n)) is None]
+    if len(head) > 1 and rest and len(rest) < len(free):
+        free = rest  # "as of 2009" of a "population census 2009" column: no value stated
     if _bounded(claim):
         return None  # "rank below 7" states a bound, not the row's value: ``bound`` reads it
     numbers = [n for n in free if n != int(n) or n > 31 or len(cols) == 1]
