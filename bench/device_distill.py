@@ -45,7 +45,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.device_train_large import LIMIT_MIB, PART_BYTES, TWO_WAY, _read, _student_base, log  # noqa: E402
+from bench.device_train_large import (  # noqa: E402
+    LIMIT_MIB,
+    TWO_WAY,
+    _read,
+    _student_base,
+    log,
+    tiny_student,
+    write_parts,
+)
 
 #: Steps timed before the real run to plan its schedule.
 PROBE_STEPS = 60
@@ -67,15 +75,8 @@ def _read_soft(path: str, n: int) -> list[list[float]]:
 
 def _tiny_inputs(work: Path) -> tuple[Path, Path, Path, Path, Path]:
     """A tiny student as an int8 piece, and small pair, soft-label and evaluation files."""
-    from safetensors.torch import load_file
-
-    from tests.tiny_model import tiny_checkpoint
     from wikicheck.model import LABELS
-    from wikicheck.verifier.row_int8 import write_pieces
 
-    small = tiny_checkpoint(work / "tiny-student", dict(enumerate(LABELS)))
-    write_pieces(load_file(str(small / "model.safetensors")), small, 40_000)
-    (small / "model.safetensors").unlink()
     claims = ["A is red.", "B is blue.", "C is big.", "D is old.", "E is new.", "F is hot."]
     evidence = ["A is red indeed.", "B is green.", "Nothing here.", "D is old.", "E is old.", "X."]
     labels = list(LABELS) * 2
@@ -90,7 +91,7 @@ def _tiny_inputs(work: Path) -> tuple[Path, Path, Path, Path, Path]:
             for i in range(n):
                 tag = sets[i % 6] if name == "eval" else "tiny_extra"
                 f.write(json.dumps([claims[i % 6], evidence[i % 6], labels[i % 6], tag]) + "\n")
-    return small, files["pairs"], files["soft"], files["extra"], files["eval"]
+    return tiny_student(work), files["pairs"], files["soft"], files["extra"], files["eval"]
 
 
 def _score(path: Path, eval_file: str, device: str) -> dict:
@@ -140,13 +141,8 @@ def main() -> None:
         torch.set_num_threads(1)
         student, pairs, soft, extra, evals = _tiny_inputs(work)
         args.student, args.pairs, args.soft = str(student), str(pairs), str(soft)
-        args.eval, args.extra, args.seconds, args.batch, window = (
-            str(evals),
-            [str(extra)],
-            20,
-            4,
-            64,
-        )
+        args.eval, args.extra = str(evals), [str(extra)]
+        args.seconds, args.batch, window = 20, 4, 64
     base = _student_base(args, work)
     metrics: dict = {"device": name, "command": " ".join(sys.argv)}
     metrics["sent"] = _score(base, args.eval, device)
@@ -202,12 +198,7 @@ def main() -> None:
     metrics["pairs_per_s"] = round(metrics["plan"]["done"] * args.batch / seconds, 1)
     metrics["eval"] = _score(path, args.eval, device)
     log(f"trained: {json.dumps(metrics['eval'])}")
-    data = (path / "model.safetensors").read_bytes()
-    (out / "student").mkdir(exist_ok=True)
-    for i in range(0, len(data), PART_BYTES):
-        part = out / "student" / f"model.safetensors.{i // PART_BYTES + 1:03d}"
-        part.write_bytes(data[i : i + PART_BYTES])
-    metrics["bytes"] = len(data)
+    metrics["bytes"] = write_parts(path / "model.safetensors", out / "student")
     metrics["wall_seconds"] = round(time.perf_counter() - wall, 1)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
     shutil.rmtree(work, ignore_errors=True)

@@ -232,14 +232,34 @@ def _student(args, teacher, tok, out: Path, work: Path, metrics: dict) -> None:
     probs = student.predict_pairs(claims, evidence, batch_size=128)
     info["eval"] = evaluate_sets(probs, labels, sets, TWO_WAY)
     log(f"student eval: {json.dumps(info['eval'])}")
-    data = (path / "model.safetensors").read_bytes()
-    (out / "student").mkdir(exist_ok=True)
+    info["bytes"] = write_parts(path / "model.safetensors", out / "student")
+    metrics["student"] = info
+
+
+def write_parts(model: Path, folder: Path) -> int:
+    """``model`` cut into ``folder/model.safetensors.00N`` of :data:`PART_BYTES` (a file that
+    comes back from a call is at most 16 MiB); returns its size in bytes."""
+    data = model.read_bytes()
+    folder.mkdir(parents=True, exist_ok=True)
     for i in range(0, len(data), PART_BYTES):
-        (out / "student" / f"model.safetensors.{i // PART_BYTES + 1:03d}").write_bytes(
+        (folder / f"model.safetensors.{i // PART_BYTES + 1:03d}").write_bytes(
             data[i : i + PART_BYTES]
         )
-    info["bytes"] = len(data)
-    metrics["student"] = info
+    return len(data)
+
+
+def tiny_student(work: Path) -> Path:
+    """A tiny random BERT verifier as an int8 piece folder, the dry runs' student."""
+    from safetensors.torch import load_file
+
+    from tests.tiny_model import tiny_checkpoint
+    from wikicheck.model import LABELS
+    from wikicheck.verifier.row_int8 import write_pieces
+
+    small = tiny_checkpoint(work / "tiny-student", dict(enumerate(LABELS)))
+    write_pieces(load_file(str(small / "model.safetensors")), small, 40_000)
+    (small / "model.safetensors").unlink()
+    return small
 
 
 def main() -> None:
@@ -310,16 +330,7 @@ def main() -> None:
     log(f"eval: {json.dumps(metrics['eval'])}")
     soft = args.soft_pairs or args.tables
     if args.tiny and args.student == "tiny":
-        from tests.tiny_model import tiny_checkpoint
-        from wikicheck.model import LABELS
-        from wikicheck.verifier.row_int8 import write_pieces
-
-        small = tiny_checkpoint(work / "tiny-student", dict(enumerate(LABELS)))
-        from safetensors.torch import load_file
-
-        write_pieces(load_file(str(small / "model.safetensors")), small, 40_000)
-        (small / "model.safetensors").unlink()
-        args.student = str(small)
+        args.student = str(tiny_student(work))
     if args.student:
         _student(args, model, tok, out, work, metrics)
     elif soft:

@@ -283,17 +283,23 @@ runpy.run_path('bench/device_train_large.py', run_name='__main__')
 """
 
 
-@pytest.mark.slow
-def test_device_script_dry_run_needs_nothing_the_gpu_machine_lacks(tmp_path):
-    """``--tiny`` runs every step (pieces, two stages, eval, the student distilled and returned
-    in parts) with spaCy, tantivy, pydantic and orjson unimportable, as on the GPU machine."""
+def _dry_run(block: str, out: Path) -> None:
+    """Run a GPU script's dry run in a fresh interpreter, as the GPU machine would (``block``
+    makes spaCy, tantivy, pydantic ... unimportable), and require it to succeed."""
     res = subprocess.run(
-        [sys.executable, "-c", _BLOCK, str(tmp_path / "out")],
+        [sys.executable, "-c", block, str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
         env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
              "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_device_script_dry_run_needs_nothing_the_gpu_machine_lacks(tmp_path):
+    """``--tiny`` runs every step (pieces, two stages, eval, the student distilled and returned
+    in parts) with spaCy, tantivy, pydantic and orjson unimportable, as on the GPU machine."""
+    _dry_run(_BLOCK, tmp_path / "out")
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     assert set(metrics["eval"]) == {"feverous_s_heldout", "infotabs_dev"}
     assert metrics["stages"]["mix"]["step"] == metrics["stages"]["mix"]["total"]
@@ -336,13 +342,7 @@ def test_device_distill_dry_run_plans_a_schedule_it_finishes(tmp_path):
     """``bench/device_distill.py --tiny`` scores the student as sent, plans its steps from a
     timed probe, trains them all (soft labels and the extra pairs' one-hot ones) and returns the
     weights in parts that rebuild the trained file, with nothing the GPU machine lacks."""
-    res = subprocess.run(
-        [sys.executable, "-c", _BLOCK_DISTILL, str(tmp_path / "out")],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-        env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-             "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    _dry_run(_BLOCK_DISTILL, tmp_path / "out")
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     assert set(metrics["sent"]) == set(metrics["eval"]) == {"feverous_s_heldout", "infotabs_dev"}
     plan = metrics["plan"]
@@ -354,3 +354,22 @@ def test_device_distill_dry_run_plans_a_schedule_it_finishes(tmp_path):
 
     state = load(b"".join(p.read_bytes() for p in parts))
     assert "classifier.weight" in state
+
+
+def test_device_distill_refuses_soft_labels_that_do_not_match_the_pairs(tmp_path):
+    """A soft-label file of another length than the pairs stops the call before any training,
+    naming the file and both counts (a shifted file would teach every pair another's labels)."""
+    import gzip
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "device_distill", ROOT / "bench" / "device_distill.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    soft = tmp_path / "soft.jsonl.gz"
+    with gzip.open(soft, "wt") as f:
+        f.write("[0.5, 0.3, 0.2]\n[0.1, 0.1, 0.8]\n")
+    assert script._read_soft(str(soft), 2) == [[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]]
+    with pytest.raises(SystemExit, match=r"--soft .*soft\.jsonl\.gz: 2 lines for 3 pairs"):
+        script._read_soft(str(soft), 3)

@@ -708,8 +708,8 @@ def _year_cells(claim: Claim, t: TableGrid, row: int) -> list[tuple[int, str]] |
     open result for 2003 be 2r"). The values are the words the year columns hold ("2r", "qf",
     "a"), not numbers; None when a year it names has no such value, or when it reads the row
     by more than its cells (a comparison, "only", "every", ...)."""
-    years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
-    if len(years) < 3 or claim.words & (
+    years = _timeline_years(t)
+    if not years or claim.words & (
         _NOT_READ_BY_CELL | MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS
     ):
         return None
@@ -748,12 +748,13 @@ def _record_span(toks: list[str]) -> str | None:
     for i, tok in enumerate(toks):
         if tok not in _RECORD_STATED or "record" not in toks[max(0, i - 4) : i]:
             continue
-        j = i + 1
-        while j < len(toks) and toks[j].isdigit() and (j == i + 1 or toks[j - 1] == "-"):
-            j += 2 if toks[j + 1 : j + 2] == ["-"] else 1
-        span = toks[i + 1 : j]
-        if span and span[-1] == "-":
-            span = span[:-1]
+        span: list[str] = []
+        for w in toks[i + 1 :]:  # number, "-", number, ...
+            dash = len(span) % 2 == 1
+            if (w == "-") != dash or not (dash or w.isdigit()):
+                break
+            span.append(w)
+        span = span[: len(span) - (len(span) % 2 == 0)]  # a trailing dash is no part of it
         if len(span) >= 3:
             found.append(" ".join(span))
     return found[0] if len(set(found)) == 1 else None
@@ -792,6 +793,13 @@ def _record_at(rest: list[str], value: list[str]) -> bool:
     return rest[:n] == value and (len(rest) == n or rest[n] in (",", "and"))
 
 
+def _timeline_years(t: TableGrid) -> dict[str, int]:
+    """A performance timeline's year columns, year -> column: three or more columns headed by
+    a bare year; empty for any other table."""
+    years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
+    return years if len(years) >= 3 else {}
+
+
 def _timeline_values(t: TableGrid, years: dict[str, int]) -> set[str]:
     """The one-word, non-number values a performance timeline's year columns hold ("2r", "qf",
     "a")."""
@@ -813,9 +821,9 @@ def _year_value_of_rows(
     that value each year. "a" counts as a value only quoted, in brackets or after "an" ("there
     be an a for ..."), not as the article; "all" is each of the rows named ("the australian
     open, french open and wimbledon all have ...")."""
-    years = {h: c for c, h in t.headers.items() if bare_year(h) is not None}
+    years = _timeline_years(t)
     toks = claim.tokens
-    if len(years) < 3 or claim.words & (
+    if not years or claim.words & (
         (_NOT_READ_BY_CELL - {"both", "each", "all"})
         | MAX_WORDS
         | MIN_WORDS
