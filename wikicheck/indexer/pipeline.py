@@ -147,8 +147,9 @@ def _init_worker(encoder: Callable | None, watch_parent: bool = False) -> None:
 
 
 def _exit_with_parent(parent: int) -> None:
-    # Forked workers share the task pipe's write end, so they never see EOF when the writer
-    # dies (SIGKILL, OOM): leave as soon as we are orphaned instead of waiting forever.
+    # Workers hold the task pipe's write end too, so they never see EOF when the writer dies
+    # (SIGKILL, OOM): leave as soon as we are orphaned instead of waiting forever. The parent
+    # is the fork server, which leaves when the process that started it is gone.
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(1)
@@ -341,12 +342,19 @@ class _Run:
 
 
 def _start_pool(workers: int, encode: Callable | None):
-    """Worker processes, started before the writer exists (see below)."""
-    # fork where available: instant start and no re-import of __main__. It happens before the
-    # engine's writer threads start, and workers never touch the engine (they exit with
-    # os._exit, so no engine destructor runs in them either).
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    ctx = multiprocessing.get_context(method)
+    """Worker processes, started before the writer exists.
+
+    Why a fork server and not a plain fork: the caller is rarely single-threaded (a progress
+    bar's refresh thread, torch's and the tokenizers' pools, an HTTP client's executor), and a
+    child forked while another thread holds a lock (the allocator's, the import lock, a
+    logger's) waits for it forever. The fork server is a fresh single-threaded process that
+    imports this module once; workers fork from it, so they start as fast as a fork does.
+    ``spawn`` where the platform has no fork.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload([__name__])
     return ctx.Pool(workers, initializer=_init_worker, initargs=(encode, True))
 
 
