@@ -15,6 +15,7 @@ from wikicheck.common.quantities import (
     quantities,
     same_day,
     same_value,
+    word_counts,
 )
 
 
@@ -107,3 +108,22 @@ def test_two_writings_of_one_day_are_the_same_day():
     assert same_day(a, b) and same_day(b, a)  # no year on one side: month and day decide
     assert not same_day(b, c) and not same_day(b, d) and same_day(a, d)
     assert not same_day(month, b)  # a month names no day
+
+
+def test_a_year_after_before_or_prior_to_is_a_bound():
+    before, after, plain = quantities("He died before 1914, after 1880 and in 1900.")
+    assert (before.relation, after.relation, plain.relation) == ("<", ">", "=")
+    died = quantities("1912")[0]
+    assert same_value(before, died) and not same_value(after, quantities("1870")[0])
+    # only years: "after 5 games" states five games
+    assert quantities("after 5 games")[0].relation == "="
+
+
+def test_counts_written_as_words_name_what_they_count():
+    counts = word_counts("It came out on two labels with more than three different producers.")
+    assert [(q.value, q.noun, q.relation) for q in counts] == [
+        (2.0, "labels", "="), (3.0, "producers", ">"),
+    ]  # fmt: skip
+    # a name, a share of a group and a lone "one" are no counts
+    counts = word_counts("Party of Five ran for two of its six years; one label.")
+    assert [(q.text, q.value, q.noun) for q in counts] == [("six years", 6.0, "years")]

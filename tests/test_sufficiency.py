@@ -279,3 +279,54 @@ def test_a_share_is_read_from_its_own_item_of_a_cell_and_quoted_by_its_whole_par
         "In Springfield 45% of the people are from elsewhere.", shares
     ).conflicts
     assert conflict["found"] == "60%"
+
+
+def test_a_season_decade_or_century_is_compared_with_the_date_given_for_the_same_thing():
+    album = infobox_elements("Hot Space", [("Released", "21 May 1982"), ("Recorded", "1981")])
+    fall = check_numbers("Hot Space was released in the Fall of 1982.", album)
+    assert fall.matched == ["1982"]  # the year agrees ...
+    assert fall.conflicts == [
+        {"claimed": "in the Fall of 1982", "found": "21 May 1982", "id": "Hot Space_cell_0_1_1"}
+    ]  # ... the season does not
+    assert not check_numbers("Hot Space was released in the spring of 1982.", album).conflicts
+    person = infobox_elements("Ann Lee", [("Born", "4 May 1928"), ("Occupation", "painter")])
+    late = check_numbers("Ann Lee was born in the late 1920's.", person)
+    assert late.matched == ["late 1920's"] and not late.conflicts  # not the year 1920
+    early = check_numbers("Ann Lee was born in the early 1920's.", person)
+    assert early.conflicts[0]["found"] == "4 May 1928"
+    century = check_numbers("Ann Lee was born in the 17th century.", person)
+    assert century.conflicts[0]["claimed"] == "17th century"
+    # the words around the period name the row: a painter's "Year" is not her birth
+    assert not check_numbers("Ann Lee painted in the 17th century.", person).conflicts
+
+
+def test_a_period_conflicts_only_with_a_row_about_its_event_that_it_can_place():
+    person = infobox_elements(
+        "Jim Nabors", [("Born", "June 12, 1930, Sylacauga"), ("Died", "November 30, 2017")]
+    )
+    # June is next to spring; the death date is another event, of another year
+    check = check_numbers("Jim Nabors was born in the spring of 1930.", person)
+    assert check.matched == ["1930"] and not check.conflicts
+    release = infobox_elements("Fargo", [("Release date", "March 8, 1996, May 31, 1996")])
+    assert not check_numbers("Fargo was released in the winter.", release).conflicts
+    # a period leaves nothing unstated for the sufficiency model's count of values
+    assert check_numbers("Fargo was released in the summer.", []).unstated == []
+
+
+def test_a_count_is_compared_with_the_items_its_row_lists():
+    album = infobox_elements(
+        "In Rainbows",
+        [("Label", "Self-released, Xurbia Xendless, XL, TBD"), ("Producer", "Nigel Godrich")],
+    )
+    four = check_numbers("In Rainbows came out on four labels.", album)
+    assert four.matched == ["four labels"] and not four.conflicts
+    two = check_numbers("In Rainbows came out on 2 labels.", album)
+    assert two.conflicts == [{"claimed": "2", "found": "4 listed", "id": "In Rainbows_cell_0_1_1"}]
+    assert check_numbers("In Rainbows had two producers.", album).conflicts[0]["found"] == (
+        "1 listed"
+    )
+    assert not check_numbers("In Rainbows came out on more than two labels.", album).conflicts
+    # a count of something no row lists is no conflict, nor is a row that writes its number
+    assert not check_numbers("In Rainbows has two singles.", album).conflicts
+    people = infobox_elements("Ann Lee", [("Children", "3 (2 sons)")])
+    assert not check_numbers("Ann Lee had two children.", people).conflicts

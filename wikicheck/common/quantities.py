@@ -35,6 +35,7 @@ __all__ = [
     "same_day",
     "parse_number",
     "quantities",
+    "word_counts",
     "same_value",
     "cell_value",
     "compatible",
@@ -138,6 +139,14 @@ _HEDGES: tuple[tuple[str, str], ...] = (
     ("almost", "~"), ("roughly", "~"), ("some", "~"), ("circa", "~"), ("c.", "~"),
     ("an estimated", "~"), ("estimated", "~"), ("over a", ">"),
 )  # fmt: skip
+#: Words before a year that make it a bound: "died before 1914" holds 1912.
+_YEAR_HEDGES: tuple[tuple[str, str], ...] = (
+    ("before", "<"),
+    ("prior to", "<"),
+    ("earlier than", "<"),
+    ("after", ">"),
+    ("later than", ">"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,9 +327,9 @@ def _date_quantity(m: re.Match) -> Quantity | None:
 _DEFAULT_DATE = __import__("datetime").datetime(2000, 1, 1)
 
 
-def _relation(text: str, start: int) -> str:
+def _relation(text: str, start: int, year: bool = False) -> str:
     before = text[max(0, start - 24) : start].casefold().rstrip(" $€£(")
-    for words, rel in _HEDGES:
+    for words, rel in (*_HEDGES, *_YEAR_HEDGES) if year else _HEDGES:
         if before.endswith(" " + words) or before == words:
             return rel
     return "="
@@ -359,6 +368,7 @@ def quantities(text: str) -> list[Quantity]:
             kind, factor = _UNITS[unit.group(1).lower()]
             end += unit.end()
         elif _YEAR.match(digits) and not scale and not sign:
+            rel = _relation(text, m.start(), year=True)
             out.append(
                 Quantity(
                     value,
@@ -392,6 +402,31 @@ def quantities(text: str) -> list[Quantity]:
             )  # fmt: skip
         )
     out.sort(key=lambda q: q.start)
+    return out
+
+
+_WORD_COUNT = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+    r"(?:different\s+|main\s+|primary\s+|separate\s+)?"
+    r"(?!(?:of|the|and|or|to|in|on|at|by|for|with|from|more|times)\b)([A-Za-z][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def word_counts(text: str) -> list[Quantity]:
+    """Counts written as words before what they count ("two labels", "more than three
+    producers"), which :func:`quantities` leaves out: "one" is seldom a count, and a number
+    word elsewhere ("two of them") counts nothing the text names."""
+    out = []
+    for m in _WORD_COUNT.finditer(text):
+        if m.group(1)[0].isupper() and m.start() > 0:
+            continue  # "Party of Five": a name
+        value = float(_WORD_NUMBERS[m.group(1).casefold()])
+        rel = _relation(text, m.start())
+        noun = m.group(2).casefold()
+        out.append(
+            Quantity(value, "number", m.group(0), m.start(), m.end(), relation=rel, noun=noun)
+        )
     return out
 
 

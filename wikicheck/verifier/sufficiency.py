@@ -33,7 +33,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikicheck.common.quantities import MONTH_WORDS, Quantity, quantities, same_value
+from wikicheck.common.periods import Period, find_periods
+from wikicheck.common.quantities import (
+    MONTH_WORDS,
+    Quantity,
+    quantities,
+    same_value,
+    word_counts,
+)
 from wikicheck.common.text import (
     NAME_RUN,
     STOPWORDS,
@@ -465,11 +472,11 @@ def evidence_similarity(evidence: Sequence[Element | Evidence], top: int = 5) ->
     return max(scores) if scores else None
 
 
-def _context_words(claim: str, q: Quantity) -> set[str]:
-    """Content words next to a claim's value (four either side), with their measure synonyms:
-    what an element must mention to be giving a value *for the same thing*."""
-    before = WORD.findall(claim[: q.start].casefold())[-4:]
-    after = WORD.findall(claim[q.end :].casefold())[:4]
+def _context_words(claim: str, start: int, end: int) -> set[str]:
+    """Content words next to a claim's value at ``start:end`` (four either side), with their
+    measure synonyms: what an element must mention to be giving a value *for the same thing*."""
+    before = WORD.findall(claim[:start].casefold())[-4:]
+    after = WORD.findall(claim[end:].casefold())[:4]
     words = {w for w in before + after if w not in STOPWORDS and not w.isdigit() and len(w) > 2}
     for w in list(words):
         words.update(_MEASURE_WORDS.get(w, ()))
@@ -492,10 +499,13 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     out = NumberCheck()
     found_in_claim = quantities(claim)
     seasons, second_halves = _seasons(claim, found_in_claim)
+    # a period's own year is compared as the period ("the Fall of 1982", "the late 1920's")
+    periods = find_periods(claim)
     claimed = [
         q for q in found_in_claim if not _is_name_part(claim, q) and q.start not in second_halves
     ]
-    if not claimed:
+    counted = word_counts(claim)  # "two labels": compared only with the items a row lists
+    if not claimed and not periods and not counted:
         return out
     # a month or a weekday names no topic ("October" is on every page with a date in October)
     named = [n for n in claim_names(claim) if not _is_calendar_word(n)]
@@ -556,22 +566,22 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         if any(same_value(o, v) for o in claimed)
     }
     claim_words = {w for w in stem_keys(" ".join(content_terms(fold(claim)))) if w.isalpha()}
-    for q in claimed:
+
+    def settle(
+        text: str,
+        context: set[str],
+        q: Quantity | None,
+        same_as: Callable[[Quantity], bool | None],
+        strict: bool = False,
+    ) -> None:
+        """Agreed when an element's value is the claim's; a conflict when none is and an
+        element about the same thing gives another; otherwise unstated. ``strict`` (a period):
+        no conflict from an element with a date it cannot place, and nothing unstated, as the
+        sufficiency model's ``numbers_missing`` counts values, not periods."""
         agree, differ = False, None
-        context = _context_words(claim, q)
         for el, values in found:
             for v in values:
-                same = same_value(q, v)
-                if same is False and _whole_part(q, v):
-                    same = True
-                if q.start in seasons:
-                    lo, hi = seasons[q.start]
-                    if starts:  # the evidence writes spans too: "1137–54" against "1135–54"
-                        if id(v) not in starts:
-                            continue
-                        same = v.year == lo
-                    elif v.year is not None:
-                        same = same or lo <= v.year <= hi  # "the 1994-95 season" holds 1995
+                same = same_as(v)
                 if same is None:
                     continue
                 if same:
@@ -581,19 +591,97 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                     differ is None
                     and topical[el.id] == 2
                     and id(v) not in named_years
-                    and not _states_another(v, q, claimed)
                     and _about_same_thing(q, context, el)
                     and _in_own_item(v, values, claim_words, el)
+                    and not (strict and any(same_as(o) is None for o in values if o.kind in _DATED))
                 ):
                     differ = (el, v)
             if agree:
                 break
         if agree:
-            out.matched.append(q.text)
+            out.matched.append(text)
         elif differ is not None:
-            out.conflicts.append({"claimed": q.text, "found": differ[1].text, "id": differ[0].id})
-        else:
-            out.unstated.append(q.text)
+            out.conflicts.append({"claimed": text, "found": differ[1].text, "id": differ[0].id})
+        elif not strict:
+            out.unstated.append(text)
+
+    for q in claimed:
+        if any(p.start <= q.start < p.end and not p.months for p in periods):
+            continue  # "the 1920's" is no year 1920; "the Fall of 1982" still states 1982
+        listed = _listed_counts(q, readable, topical)
+        if listed:
+            agreeing = [el for el, n in listed if same_value(q, n)]
+            if agreeing:
+                out.matched.append(q.text)
+            else:
+                el, n = listed[0]
+                out.conflicts.append({"claimed": q.text, "found": n.text, "id": el.id})
+            continue
+
+        def same_value_as(v: Quantity, q: Quantity = q) -> bool | None:
+            same = same_value(q, v)
+            if same is False and _whole_part(q, v):
+                same = True
+            if q.start in seasons:
+                lo, hi = seasons[q.start]
+                if starts:  # the evidence writes spans too: "1137–54" against "1135–54"
+                    if id(v) not in starts:
+                        return None
+                    same = v.year == lo
+                elif v.year is not None:
+                    same = same or lo <= v.year <= hi  # "the 1994-95 season" holds 1995
+            if same is False and _states_another(v, q, claimed):
+                return None
+            return same
+
+        settle(q.text, _context_words(claim, q.start, q.end), q, same_value_as)
+    for q in counted:
+        listed = _listed_counts(q, readable, topical)
+        if listed:
+            agreeing = [el for el, n in listed if same_value(q, n)]
+            if agreeing:
+                out.matched.append(q.text)
+            else:
+                el, n = listed[0]
+                out.conflicts.append({"claimed": q.text, "found": n.text, "id": el.id})
+    # a period is about what the words around it say, not about the claim's names, which an
+    # infobox's every row may carry
+    name_words = stem_keys(" ".join(named))
+    for p in periods:
+
+        def in_period(v: Quantity, p: Period = p) -> bool | None:
+            if v.kind not in ("date", "year"):
+                return None
+            if p.months and p.first is not None and v.year not in (p.first, p.first + 1):
+                return None  # another year: the year's own check speaks of it
+            return p.holds(v.year, v.month if v.granularity in ("day", "month") else None)
+
+        context = _context_words(claim, p.start, p.end) - name_words
+        settle(p.text, context, None, in_period, strict=True)
+    return out
+
+
+def _listed_counts(
+    q: Quantity, elements: Sequence[Element], topical: dict[str, int]
+) -> list[tuple[Element, Quantity]]:
+    """How many items the infobox rows named by a claim's counted noun list ("two labels"
+    against "Label: Self-released, Xurbia Xendless, XL"): each such row on the claim's
+    subject, with its count. A row that writes a number itself is left to the values."""
+    if q.kind != "number" or not q.noun or q.value != int(q.value) or not 1 <= q.value <= 20:
+        return []
+    if q.noun in STOPWORDS:
+        return []
+    noun = stem_key(q.noun)
+    out = []
+    for el in elements:
+        if el.table_type != "infobox" or not el.row_header_texts or topical.get(el.id) != 2:
+            continue
+        if noun not in stem_keys(" ".join(el.row_header_texts)) or any(
+            c.isdigit() for c in el.text
+        ):
+            continue
+        items = [part for part in _ITEM_BREAKS.split(el.text) if part.strip()]
+        out.append((el, Quantity(float(len(items)), "number", f"{len(items)} listed", 0, 0)))
     return out
 
 
@@ -613,6 +701,7 @@ def _states_another(found: Quantity, q: Quantity, claimed: list[Quantity]) -> bo
     )
 
 
+_DATED = ("date", "year")
 _CALENDAR_WORDS = MONTH_WORDS | frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
@@ -622,11 +711,12 @@ def _is_calendar_word(name: str) -> bool:
     return all(w in _CALENDAR_WORDS for w in WORD.findall(name.casefold()))
 
 
-def _about_same_thing(q: Quantity, context: set[str], el: Element) -> bool:
+def _about_same_thing(q: Quantity | None, context: set[str], el: Element) -> bool:
     """Whether ``el`` gives its value for what the claim's value measures: it mentions one of
-    the words around the claim's value (a unitless number: the noun it counts)."""
+    the words around the claim's value (a unitless number: the noun it counts; ``q`` is None for
+    a period)."""
     words = stem_keys(" ".join([*el.row_header_texts, *el.col_header_texts, el.text]))
-    if q.kind == "number":
+    if q is not None and q.kind == "number":
         # a count in a table may be a count of its rows, which no cell states
         in_table = el.table is not None and el.table_type != "infobox"
         return (
