@@ -56,16 +56,16 @@ def compare(base: dict[str, Answer], new: dict[str, Answer]) -> Counter:
     return moved
 
 
-def benchmark_tables(path: Path) -> set[str]:
-    """The TabFact tables of the table benchmark's reported part (its ``claims.jsonl``: the
-    rows with ``"part": "check"``)."""
+def benchmark_tables(path: Path, source: str = "tabfact") -> set[str]:
+    """The tables of ``source`` in the table benchmark's reported part (its ``claims.jsonl``:
+    the rows with ``"part": "check"``)."""
     out = set()
     for number, line in enumerate(path.read_text().splitlines(), 1):
         try:
             row = json.loads(line)
         except json.JSONDecodeError as e:
             raise ValueError(f"{path}:{number}: not a JSON row ({e.msg})") from None
-        if row.get("part") == "check" and row.get("source") == "tabfact":
+        if row.get("part") == "check" and row.get("source") == source:
             out.add(row["table"].split(":", 1)[-1])
     return out
 

@@ -126,13 +126,20 @@ def table_elements(title: str, rows: list[list[str]], *, caption: str | None = N
     return extract_page(page.build())
 
 
-def infobox_elements(title: str, pairs: list[tuple[str, str]]) -> list:
-    """An infobox (title header row, then key/value rows) as the InfoTabs converter makes it."""
+def infobox_page(title: str, pairs: list[tuple[str, str]]) -> dict:
+    """A page of one infobox (title header row, then key/value rows) as the InfoTabs converter
+    makes it."""
     from wikicheck.indexer.convert.common import Cell, PageBuilder
-    from wikicheck.indexer.extract import extract_page
 
     page = PageBuilder(title)
     rows = [[Cell(title, is_header=True, column_span=2)]]
     rows += [[Cell(k, is_header=True), Cell(v)] for k, v in pairs]
     page.table(rows, type="infobox")
-    return extract_page(page.build())
+    return page.build()
+
+
+def infobox_elements(title: str, pairs: list[tuple[str, str]]) -> list:
+    """The elements of :func:`infobox_page`."""
+    from wikicheck.indexer.extract import extract_page
+
+    return extract_page(infobox_page(title, pairs))

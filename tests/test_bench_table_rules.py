@@ -38,6 +38,7 @@ def test_benchmark_tables_are_the_tabfact_tables_of_the_reported_part(tmp_path):
     path = tmp_path / "claims.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert benchmark_tables(path) == {"2-1.html.csv"}
+    assert benchmark_tables(path, "infotabs") == {"T1.json"}
 
 
 def test_a_broken_claims_row_is_named_by_file_and_line(tmp_path):
