@@ -70,3 +70,38 @@ def test_a_season_holds_its_months_not_its_neighbours():
     spring = _one("took office in the spring")
     assert spring.holds(2009, 4) is True and spring.holds(2009, 1) is False
     assert spring.holds(2009) is None
+
+
+def test_lengths_of_time_are_read_with_their_hedges_and_relative_ages_are_not():
+    from wikicheck.common.periods import find_durations
+
+    found = find_durations(
+        "Kansas was active for over 45 years; it took two months to record and "
+        "ran for 20 years or more, and he served for eight years."
+    )
+    assert [(q.text, q.value, q.relation) for q in found] == [
+        ("over 45 years", 45.0, ">"), ("two months", 2 / 12, "="),
+        ("20 years or more", 20.0, ">="), ("eight years", 8.0, "="),
+    ]  # fmt: skip
+    assert find_durations("He was 30 years old, for two years after, for 3 years ago.") == []
+
+
+def test_a_range_is_a_length_unless_it_is_open_or_one_of_several():
+    from wikicheck.common.periods import duration_holds, find_durations, range_lengths
+    from wikicheck.common.quantities import quantities
+
+    def lengths(text):
+        return [(q.text, round(q.value, 2)) for q in range_lengths(text, quantities(text))]
+
+    assert lengths("1993 – 2001") == [("1993 – 2001", 8.0)]
+    assert lengths("5 February 2005 - 8 June 2007") == [("5 February 2005 - 8 June 2007", 2.34)]
+    assert lengths("April 2008 to May 2009") == [("April 2008 to May 2009", 1.08)]
+    assert lengths("1970–1984, 1985–present") == lengths("1984–1997, 2010–2017") == []
+    (served,) = range_lengths("1993 – 2001", quantities("1993 – 2001"))
+
+    def holds(claim):
+        return duration_holds(find_durations(claim)[0], served)
+
+    assert holds("for eight years") and holds("for over 7 years") and holds("for about 9 years")
+    assert holds("for 12 years") is False and holds("for less than 5 years") is False
+    assert holds("for 10 years") is None  # a range of years alone may be a year longer

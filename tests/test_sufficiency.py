@@ -330,3 +330,16 @@ def test_a_count_is_compared_with_the_items_its_row_lists():
     assert not check_numbers("In Rainbows has two singles.", album).conflicts
     people = infobox_elements("Ann Lee", [("Children", "3 (2 sons)")])
     assert not check_numbers("Ann Lee had two children.", people).conflicts
+
+
+def test_a_length_of_time_is_compared_with_the_range_its_row_writes():
+    band = infobox_elements("Ann Band", [("Years active", "1984 – 2017"), ("Label", "EMI")])
+    short = check_numbers("Ann Band was active for less than thirty years.", band)
+    assert short.conflicts[0]["claimed"] == "less than thirty years"
+    assert check_numbers("Ann Band was active for over 30 years.", band).matched == [
+        "over 30 years"
+    ]
+    # the number of a length is no count, and a row about something else says nothing
+    assert not check_numbers("Ann Band was signed to EMI for 3 years.", band).conflicts
+    open_ended = infobox_elements("Ann Band", [("Years active", "1970–1984, 1985–present")])
+    assert not check_numbers("Ann Band was active for 14 years.", open_ended).conflicts

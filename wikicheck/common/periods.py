@@ -1,19 +1,26 @@
-"""Stretches of time a claim names instead of a date: a season, a decade, a century.
+"""Stretches of time a claim names instead of a date (a season, a decade, a century) and the
+lengths of time it states ("for over 30 years") against the ranges a table writes.
 
 "Hot Space was released in the Fall of 1982" states more than the year 1982, and a number check
 that reads only the year agrees with a page's "21 May 1982". A :class:`Period` says whether a
 date or year the evidence gives lies inside it (``True``), outside it (``False``) or too near
 its edge, or with too little written, to tell (``None``): "the late 1920s" holds 1928, not
 1921, and says nothing of 1925; a season holds its three months (northern ones: spring is March
-to May), not the month either side of them, where writers differ.
+to May), not the month either side of them, where writers differ. A length ("served for eight
+years", :func:`find_durations`) is set against a range the evidence writes ("1993 – 2001",
+:func:`range_lengths`), never against "present": the same input gives the same answer on any
+day.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Period", "find_periods"]
+from wikicheck.common.quantities import Quantity
+
+__all__ = ["Period", "duration_holds", "find_durations", "find_periods", "range_lengths"]
 
 _PART = r"(?:(?P<part>early|mid|middle|late|beginning|start|end)(?:[\s-]+|\s+of\s+)(?:the\s+)?)?"
 _DECADE = re.compile(
@@ -161,3 +168,92 @@ def _periods(text: str) -> list[Period]:
         )
     out.sort(key=lambda p: p.start)
     return out
+
+
+_COUNT_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+} | {"a": 1, "an": 1, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+     "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}  # fmt: skip
+_HEDGE = {
+    "over": ">", "more than": ">", "just over": ">", "at least": ">=", "less than": "<",
+    "under": "<", "fewer than": "<", "about": "~", "around": "~", "almost": "~", "nearly": "~",
+    "roughly": "~", "approximately": "~", "exactly": "=", "only": "=",
+}  # fmt: skip
+_DURATION = re.compile(
+    r"\b(?P<lead>for|took|spent|lasted|lasting|within|of)\s+"
+    rf"(?:(?P<hedge>{'|'.join(sorted(_HEDGE, key=len, reverse=True))})\s+)?"
+    rf"(?P<n>[0-9]{{1,3}}|{'|'.join(sorted(_COUNT_WORDS, key=len, reverse=True))})\s+"
+    r"(?P<unit>years?|months?|decades?)\b(?:\s+or\s+(?P<tail>more|longer|less|fewer)\b)?"
+    r"(?!\s+(?:old|ago|before|after|later|earlier|prior)\b)",
+    re.IGNORECASE,
+)
+_UNIT_YEARS = {"year": 1.0, "month": 1 / 12, "decade": 10.0}
+#: What joins the two ends of a range: "1993 – 2001", "April 2008 to May 2009".
+_OPEN_END = re.compile(r"\b(?:present|current|ongoing|now)\b", re.IGNORECASE)
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till)\s*$", re.IGNORECASE)
+
+
+def find_durations(text: str) -> list[Quantity]:
+    """Lengths of time a text states ("for over 30 years", "took two months"), in years, with
+    the hedge as the relation; "30 years old", "two years ago" and "a year later" are none."""
+    out = []
+    for m in _DURATION.finditer(text):
+        n = m.group("n").casefold()
+        count = float(n) if n.isdigit() else float(_COUNT_WORDS[n])
+        unit = _UNIT_YEARS[m.group("unit").casefold().rstrip("s")]
+        rel = _HEDGE.get(re.sub(r"\s+", " ", (m.group("hedge") or "").casefold()), "=")
+        if m.group("tail"):  # "20 years or more"
+            rel = ">=" if m.group("tail").casefold() in ("more", "longer") else "<="
+        start = m.start("hedge") if m.group("hedge") else m.start("n")
+        out.append(
+            Quantity(
+                count * unit,
+                "duration",
+                text[start : m.end()],
+                start,
+                m.end(),
+                min(unit, 1) / 2,
+                rel,
+            )
+        )
+    return out
+
+
+def range_lengths(text: str, values: Sequence[Quantity]) -> list[Quantity]:
+    """The ranges of dates or years a text writes ("1993 – 2001", "5 February 2005 - 8 June
+    2007") as a length in years, with what its writing leaves uncertain (a year either way for
+    years alone). A text with a range ending in "present", or with several ranges, gives none."""
+    if _OPEN_END.search(text):
+        return []  # "1970–1984, 1985–present": the whole is open, each part only a part
+    out = []
+    dated = [v for v in values if v.kind in ("date", "year") and v.year is not None]
+    for a, b in zip(dated, dated[1:]):
+        if not _RANGE_JOIN.fullmatch(text[a.end : b.start]) or b.year < a.year:
+            continue
+        if a.kind == b.kind == "date" and a.granularity == b.granularity == "day":
+            length, slack = (b.value - a.value) / 365.25, 1 / 365.25
+        elif a.month is not None and b.month is not None and "year" not in (a.kind, b.kind):
+            length, slack = (b.year - a.year) + (b.month - a.month) / 12, 1 / 12
+        else:
+            length, slack = float(b.year - a.year), 1.0
+        out.append(Quantity(length, "duration", text[a.start : b.end], a.start, b.end, slack))
+    return out if len(out) == 1 else []  # several ranges: which length is the claim's?
+
+
+def duration_holds(claimed: Quantity, found: Quantity) -> bool | None:
+    """Whether a range's length (``found``) is the length the claim states, honouring its hedge;
+    None where the writing of either leaves it open."""
+    slack = found.tolerance  # a bound is where it is written; a length is said to its unit
+    d, n = found.value, claimed.value
+    if claimed.relation in (">", ">="):
+        return True if d - slack >= n else False if d + slack < n else None
+    if claimed.relation in ("<", "<="):
+        return True if d + slack <= n else False if d - slack > n else None
+    slack += claimed.tolerance
+    if claimed.relation == "~":
+        slack += 0.1 * n
+    off = abs(d - n)
+    return True if off <= slack else False if off > slack + max(1.0, 0.1 * n) else None

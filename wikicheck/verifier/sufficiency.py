@@ -33,7 +33,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikicheck.common.periods import Period, find_periods
+from wikicheck.common.periods import (
+    Period,
+    duration_holds,
+    find_durations,
+    find_periods,
+    range_lengths,
+)
 from wikicheck.common.quantities import (
     MONTH_WORDS,
     Quantity,
@@ -505,7 +511,8 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         q for q in found_in_claim if not _is_name_part(claim, q) and q.start not in second_halves
     ]
     counted = word_counts(claim)  # "two labels": compared only with the items a row lists
-    if not claimed and not periods and not counted:
+    durations = find_durations(claim)  # "for over 30 years": with the ranges rows write
+    if not claimed and not periods and not counted and not durations:
         return out
     # a month or a weekday names no topic ("October" is on every page with a date in October)
     named = [n for n in claim_names(claim) if not _is_calendar_word(n)]
@@ -555,7 +562,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         values = quantities(el.text)
         spans, _ = _seasons(el.text, values)
         starts.update(id(v) for v in values if v.start in spans)
-        found.append((el, values + title_values(el.page)))
+        found.append((el, values + title_values(el.page) + range_lengths(el.text, values)))
     # a title's year the claim states is that claimed year's, not a value against the claim's
     # other years ("Derek Brown of the 1988 Notre Dame Fighting Irish was drafted in 1992": the
     # page's 1988 is the team's season, not his draft's)
@@ -572,12 +579,13 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         context: set[str],
         q: Quantity | None,
         same_as: Callable[[Quantity], bool | None],
-        strict: bool = False,
+        strict: tuple[str, ...] = (),
     ) -> None:
         """Agreed when an element's value is the claim's; a conflict when none is and an
-        element about the same thing gives another; otherwise unstated. ``strict`` (a period):
-        no conflict from an element with a date it cannot place, and nothing unstated, as the
-        sufficiency model's ``numbers_missing`` counts values, not periods."""
+        element about the same thing gives another; otherwise unstated. ``strict`` (the kinds a
+        period or a length is compared with): no conflict from an element with a value of those
+        kinds it cannot place, and nothing unstated, as the sufficiency model's
+        ``numbers_missing`` counts values, not periods."""
         agree, differ = False, None
         for el, values in found:
             for v in values:
@@ -593,7 +601,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
                     and id(v) not in named_years
                     and _about_same_thing(q, context, el)
                     and _in_own_item(v, values, claim_words, el)
-                    and not (strict and any(same_as(o) is None for o in values if o.kind in _DATED))
+                    and not any(same_as(o) is None for o in values if o.kind in strict)
                 ):
                     differ = (el, v)
             if agree:
@@ -608,6 +616,8 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     for q in claimed:
         if any(p.start <= q.start < p.end and not p.months for p in periods):
             continue  # "the 1920's" is no year 1920; "the Fall of 1982" still states 1982
+        if any(d.start <= q.start < d.end for d in durations):
+            continue  # "for 30 years": a length, compared as one
         listed = _listed_counts(q, readable, topical)
         if listed:
             agreeing = [el for el, n in listed if same_value(q, n)]
@@ -657,7 +667,15 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
             return p.holds(v.year, v.month if v.granularity in ("day", "month") else None)
 
         context = _context_words(claim, p.start, p.end) - name_words
-        settle(p.text, context, None, in_period, strict=True)
+        settle(p.text, context, None, in_period, strict=_DATED)
+    for d in durations:
+
+        def same_length(v: Quantity, d: Quantity = d) -> bool | None:
+            return duration_holds(d, v) if v.kind == "duration" else None
+
+        context = _context_words(claim, d.start, d.end) - name_words
+        context |= {stem_key(w) for c in list(context) for w in _DURATION_WORDS.get(c, ())}
+        settle(d.text, context, None, same_length, strict=("duration",))
     return out
 
 
@@ -702,6 +720,17 @@ def _states_another(found: Quantity, q: Quantity, claimed: list[Quantity]) -> bo
 
 
 _DATED = ("date", "year")
+#: What an infobox calls the stretch a claim's length of time is about ("served for eight
+#: years": "In office"), by the stem of the claim's word.
+_DURATION_WORDS = {
+    stem_key(w): rows
+    for w, rows in {
+        "served": ("office", "term"), "serve": ("office", "term"), "office": ("office",),
+        "reigned": ("reign",), "ruled": ("reign", "office"), "active": ("active",),
+        "performing": ("active",), "career": ("active",), "played": ("active",),
+        "recorded": ("recorded",), "record": ("recorded",), "recording": ("recorded",),
+    }.items()
+}  # fmt: skip
 _CALENDAR_WORDS = MONTH_WORDS | frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
