@@ -330,6 +330,16 @@ def test_a_count_is_compared_with_the_items_its_row_lists():
     assert not check_numbers("In Rainbows has two singles.", album).conflicts
     people = infobox_elements("Ann Lee", [("Children", "3 (2 sons)")])
     assert not check_numbers("Ann Lee had two children.", people).conflicts
+    # "and" joins two items where no comma lists them; brackets belong to their item; a row
+    # whose header says more than the noun ("Birth name") lists no such things
+    person = infobox_elements(
+        "Ann Lee",
+        [("Children", "Philippine and Morgane"), ("Studio", "Flora (Portland, Oregon), Gang"),
+         ("Genre", "Blues, rhythm and blues"), ("Birth name", "Ann Smith")],
+    )  # fmt: skip
+    for claim in ("had two children", "recorded in two studios", "plays two genres"):
+        assert check_numbers(f"Ann Lee {claim}.", person).matched, claim
+    assert not check_numbers("Ann Lee had four different names.", person).conflicts
 
 
 def test_a_length_of_time_is_compared_with_the_range_its_row_writes():

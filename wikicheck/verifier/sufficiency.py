@@ -694,11 +694,13 @@ def _listed_counts(
     for el in elements:
         if el.table_type != "infobox" or not el.row_header_texts or topical.get(el.id) != 2:
             continue
-        if noun not in stem_keys(" ".join(el.row_header_texts)) or any(
-            c.isdigit() for c in el.text
-        ):
-            continue
-        items = [part for part in _ITEM_BREAKS.split(el.text) if part.strip()]
+        header = {w for w in stem_keys(" ".join(el.row_header_texts)) if len(w) > 1} - STOPWORDS
+        if header != {noun} or any(c.isdigit() for c in el.text):
+            continue  # "Birth name" is one name, not a list of them
+        text = _BRACKETED.sub("", el.text)
+        # "Philippine and Morgane" lists two; in "Blues, rhythm and blues" "and" is in an item
+        breaks = _ITEM_BREAKS if _ITEM_BREAKS.search(text) else _PAIR_BREAKS
+        items = [part for part in breaks.split(text) if part.strip()]
         out.append((el, Quantity(float(len(items)), "number", f"{len(items)} listed", 0, 0)))
     return out
 
@@ -770,6 +772,10 @@ def _whole_part(q: Quantity, v: Quantity) -> bool:
 
 #: What separates the items of a cell that lists several ("66.48% Kazakh, 20.61% Russian").
 _ITEM_BREAKS = re.compile(r"[,;\n]")
+#: What separates the two items of a listing cell without commas ("Philippine and Morgane"),
+#: and the asides in brackets that are part of one item ("Flora (Portland, Oregon)").
+_PAIR_BREAKS = re.compile(r"\s+(?:and|&)\s+")
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 def _in_own_item(v: Quantity, values: list[Quantity], claim_words: set[str], el: Element) -> bool:
