@@ -353,3 +353,15 @@ def test_a_length_of_time_is_compared_with_the_range_its_row_writes():
     assert not check_numbers("Ann Band was signed to EMI for 3 years.", band).conflicts
     open_ended = infobox_elements("Ann Band", [("Years active", "1970–1984, 1985–present")])
     assert not check_numbers("Ann Band was active for 14 years.", open_ended).conflicts
+
+
+def test_a_works_year_row_dates_its_making_and_a_seasons_short_year_is_no_count():
+    painting = infobox_elements("Pearl Girl", [("Artist", "Vermeer"), ("Year", "c. 1665")])
+    early = check_numbers("Pearl Girl was painted at the beginning of the 17th century.", painting)
+    assert early.conflicts[0]["found"] == "1665"
+    assert check_numbers("Pearl Girl is a 17th century painting.", painting).matched
+    # "Year" dates the making only: a claim about something else is not set against it
+    assert not check_numbers("Pearl Girl was sold in the early 17th century.", painting).conflicts
+    comic = infobox_elements("Ann Comic", [("Publication date", "June 1977")])
+    summer = check_numbers("Ann Comic was first published in the Summer of '77.", comic)
+    assert summer.matched == ["in the Summer of '77"] and summer.unstated == []

@@ -614,7 +614,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
             out.unstated.append(text)
 
     for q in claimed:
-        if any(p.start <= q.start < p.end and not p.months for p in periods):
+        if any(p.start <= q.start < p.end and (not p.months or q.kind != "year") for p in periods):
             continue  # "the 1920's" is no year 1920; "the Fall of 1982" still states 1982
         if any(d.start <= q.start < d.end for d in durations):
             continue  # "for 30 years": a length, compared as one
@@ -667,6 +667,8 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
             return p.holds(v.year, v.month if v.granularity in ("day", "month") else None)
 
         context = _context_words(claim, p.start, p.end) - name_words
+        if context & _MADE:  # a painting's or a building's "Year" is when it was made
+            context |= _YEAR_ROWS
         settle(p.text, context, None, in_period, strict=_DATED)
     for d in durations:
 
@@ -722,6 +724,11 @@ def _states_another(found: Quantity, q: Quantity, claimed: list[Quantity]) -> bo
 
 
 _DATED = ("date", "year")
+#: Verbs of making: the "Year" row of a painting, a building or a book is when it was made.
+_MADE = stem_keys(
+    "painted created completed made built written composed drawn sculpted constructed designed"
+)
+_YEAR_ROWS = stem_keys("year date")
 #: What an infobox calls the stretch a claim's length of time is about ("served for eight
 #: years": "In office"), by the stem of the claim's word.
 _DURATION_WORDS = {
