@@ -365,3 +365,25 @@ def test_a_works_year_row_dates_its_making_and_a_seasons_short_year_is_no_count(
     comic = infobox_elements("Ann Comic", [("Publication date", "June 1977")])
     summer = check_numbers("Ann Comic was first published in the Summer of '77.", comic)
     assert summer.matched == ["in the Summer of '77"] and summer.unstated == []
+
+
+def test_a_spaced_span_holds_its_years_and_a_count_of_four_digits_is_no_year():
+    from tests.pages import table_elements
+
+    ev = table_elements(
+        "2007–08 Boston Celtics season",
+        [["game", "date", "team", "score"], ["33", "january 2", "miami", "w 117 - 87"]],
+        caption="2007 - 08 boston celtics season",
+    )
+    claim = (
+        "the boston celtic have their highest score game of january in miami during the "
+        "2007 - 2008 season , score 117"
+    )
+    check = check_numbers(claim, ev)
+    assert not check.conflicts and check.matched == ["2007", "117"]  # the span, by its first year
+    marriages = table_elements(
+        "Same-sex marriage", [["year", "same-sex marriages"], ["2005", "1275"], ["2008", "1801"]]
+    )
+    check = check_numbers("in 2005 there be 352 same-sex marriages", marriages)
+    assert check.matched == ["2005"] and not check.conflicts  # 1275 is a count, not a year
+    assert check_numbers("the year 2006 have 352 same-sex marriages", marriages).conflicts

@@ -560,6 +560,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     found, starts = [], set()
     for el in readable:
         values = quantities(el.text)
+        values = [v for v in values if not _count_read_as_year(v, el)]
         spans, _ = _seasons(el.text, values)
         starts.update(id(v) for v in values if v.start in spans)
         found.append((el, values + title_values(el.page) + range_lengths(el.text, values)))
@@ -707,6 +708,24 @@ def _listed_counts(
     return out
 
 
+#: Column header words under which a cell's four digits are a year.
+_YEAR_HEADERS = stem_keys(
+    "year years date dates season seasons founded established opened built born died since "
+    "from until to first last joined left start end began ended launched released debut "
+    "elected election term period era introduced completed"
+)
+
+
+def _count_read_as_year(v: Quantity, el: Element) -> bool:
+    """A table cell that is four digits alone under a header that speaks of no time ("1275"
+    marriages, "1226" attendance) is a count, not a year to set against the claim's."""
+    if v.kind != "year" or el.table is None or el.table_type == "infobox":
+        return False
+    if el.text.strip() != v.text or not el.col_header_texts:
+        return False
+    return not stem_keys(" ".join(el.col_header_texts)) & _YEAR_HEADERS
+
+
 def _states_another(found: Quantity, q: Quantity, claimed: list[Quantity]) -> bool:
     """Whether ``found`` is another value the claim itself states (a unitless number: for the
     same noun), so no conflict with ``q``: in "a 100 m group of 14 mm" the row's "100 m" is
@@ -812,7 +831,7 @@ def _seasons(text: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int
         between = text[a.end : b.start]
         if a.kind != "year" or b.kind not in ("year", "number") or len(b.text) not in (2, 4):
             continue
-        if between in ("-", "\u2013", "/") and a.year is not None:
+        if between.strip() in ("-", "\u2013", "/") and a.year is not None:  # "2007 - 2008" too
             last = int(b.text) if len(b.text) == 4 else a.year // 100 * 100 + int(b.text)
             spans[a.start] = (a.year, last)
             halves.add(b.start)
