@@ -614,19 +614,22 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         elif not strict:
             out.unstated.append(text)
 
+    def counted_in_rows(q: Quantity) -> bool:
+        """A count against the items of the infobox rows its noun names: whether any did."""
+        listed = _listed_counts(q, readable, topical)
+        if any(same_value(q, n) for _, n in listed):
+            out.matched.append(q.text)
+        elif listed:
+            el, n = listed[0]
+            out.conflicts.append({"claimed": q.text, "found": n.text, "id": el.id})
+        return bool(listed)
+
     for q in claimed:
         if any(p.start <= q.start < p.end and (not p.months or q.kind != "year") for p in periods):
             continue  # "the 1920's" is no year 1920; "the Fall of 1982" still states 1982
         if any(d.start <= q.start < d.end for d in durations):
             continue  # "for 30 years": a length, compared as one
-        listed = _listed_counts(q, readable, topical)
-        if listed:
-            agreeing = [el for el, n in listed if same_value(q, n)]
-            if agreeing:
-                out.matched.append(q.text)
-            else:
-                el, n = listed[0]
-                out.conflicts.append({"claimed": q.text, "found": n.text, "id": el.id})
+        if counted_in_rows(q):
             continue
 
         def same_value_as(v: Quantity, q: Quantity = q) -> bool | None:
@@ -647,14 +650,7 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
 
         settle(q.text, _context_words(claim, q.start, q.end), q, same_value_as)
     for q in counted:
-        listed = _listed_counts(q, readable, topical)
-        if listed:
-            agreeing = [el for el, n in listed if same_value(q, n)]
-            if agreeing:
-                out.matched.append(q.text)
-            else:
-                el, n = listed[0]
-                out.conflicts.append({"claimed": q.text, "found": n.text, "id": el.id})
+        counted_in_rows(q)
     # a period is about what the words around it say, not about the claim's names, which an
     # infobox's every row may carry
     name_words = stem_keys(" ".join(named))
