@@ -170,9 +170,9 @@ from pathlib import Path
 from wikicheck.indexer.pipeline import index_sources
 from wikicheck.indexer.stores.tantivy import TantivyStore
 
-marker, src, idx = map(Path, sys.argv[1:])
-os.register_at_fork(after_in_child=lambda: marker.open("a").write("forked\\n"))
-s = index_sources([src], TantivyStore(idx, create=True), workers=2, chunk_pages=1)
+marker, src, idx = sys.argv[1:]
+os.register_at_fork(after_in_child=lambda: Path(marker).open("a").write("forked\\n"))
+s = index_sources([Path(src)], TantivyStore(Path(idx), create=True), workers=2, chunk_pages=1)
 print(s.pages)
 """
 
@@ -189,6 +189,36 @@ def test_workers_are_not_forks_of_the_calling_process(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == [str(len(GOOD))]
     assert not marker.exists()
+
+
+_UNGUARDED_SCRIPT = """
+import sys
+from pathlib import Path
+from wikicheck.errors import ConfigError
+from wikicheck.indexer import pipeline
+from wikicheck.indexer.stores.tantivy import TantivyStore
+
+pipeline.WORKER_START_SECONDS = 5
+src, idx = Path(sys.argv[1]), Path(sys.argv[2])
+try:  # no 'if __name__ == "__main__":': each worker runs this again and fails to start
+    pipeline.index_sources([src], TantivyStore(idx, create=True), workers=2)
+except ConfigError as e:
+    print("ERROR", e)
+"""
+
+
+def test_a_script_whose_workers_cannot_start_gets_an_error_not_a_hang(tmp_path):
+    script = tmp_path / "index_it.py"
+    script.write_text(_UNGUARDED_SCRIPT)
+    src = write_jsonl(tmp_path / "pages.jsonl", GOOD)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, str(script), str(src), str(tmp_path / "idx")],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = next(x for x in done.stdout.splitlines() if x.startswith("ERROR"))
+    assert "did not start within 5 s" in line and "__main__" in line
 
 
 def _descendants(pid: int) -> list[int]:

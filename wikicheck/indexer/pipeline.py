@@ -39,7 +39,13 @@ from wikicheck.indexer.stores.base import PreEncoding, Store
 from wikicheck.model import Element
 from wikicheck.skips import SkipKind, SkipLog
 
-__all__ = ["index_sources", "IndexSummary", "IndexProgress", "source_fingerprint"]
+__all__ = [
+    "index_sources",
+    "IndexSummary",
+    "IndexProgress",
+    "source_fingerprint",
+    "WORKER_START_SECONDS",
+]
 
 CHECKPOINT_VERSION = 1
 _SOURCE_SUFFIXES = (
@@ -221,7 +227,9 @@ def index_sources(
 ) -> IndexSummary:
     """Index every page of ``sources`` into ``store``; resumable, exactly once.
 
-    ``workers``: extraction processes (default: all cores; 0 extracts in this process).
+    ``workers``: extraction processes (default: all cores; 0 extracts in this process); they
+    import the main script again as ``spawn`` does, so a script calling this keeps its work
+    under ``if __name__ == "__main__":`` (see ``_start_pool``).
     ``batch_pages`` / ``commit_seconds``: commit (with checkpoint) after that many pages or
     seconds, whichever comes first — the most work a crash can cost. Why these defaults: every
     Tantivy commit flushes and later merges segments (and reloads the searchers), so commits
@@ -341,21 +349,40 @@ class _Run:
             self.writer.add_page(title, [Element.from_dict(d) for d in orjson.loads(blob)])
 
 
-def _start_pool(workers: int, encode: Callable | None):
-    """Worker processes, started before the writer exists.
+#: How long the worker processes may take to start before the run gives up on them.
+WORKER_START_SECONDS = 60.0
 
-    Why a fork server and not a plain fork: the caller is rarely single-threaded (a progress
-    bar's refresh thread, torch's and the tokenizers' pools, an HTTP client's executor), and a
-    child forked while another thread holds a lock (the allocator's, the import lock, a
-    logger's) waits for it forever. The fork server is a fresh single-threaded process that
-    imports this module once; workers fork from it, so they start as fast as a fork does.
-    ``spawn`` where the platform has no fork.
+
+def _start_pool(workers: int, encode: Callable | None):
+    """Worker processes, started before the writer exists, from a fork server.
+
+    Why not a plain fork: the caller is rarely single-threaded (Tantivy's own threads once a
+    store is open, a progress bar's refresh, torch's and the tokenizers' pools, an HTTP
+    client's executor), and a child forked while another thread holds a lock (the allocator's,
+    a logger's, a library's own) waits for it forever. The fork server is a fresh
+    single-threaded process that imports this module once; workers fork from it (``spawn``
+    where there is no fork). Like ``spawn``, it runs the caller's main script again in each
+    worker, so a script that indexes with workers keeps its work under ``if __name__ ==
+    "__main__":``; where it does not, its workers never start, and this says so within
+    :data:`WORKER_START_SECONDS` instead of waiting for them forever.
     """
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
         ctx.set_forkserver_preload([__name__])
-    return ctx.Pool(workers, initializer=_init_worker, initargs=(encode, True))
+    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(encode, True))
+    try:
+        pool.apply_async(os.getpid).get(timeout=WORKER_START_SECONDS)
+    except multiprocessing.TimeoutError:
+        pool.terminate()
+        pool.join()
+        raise ConfigError(
+            f"the {workers} indexing worker processes did not start within "
+            f"{WORKER_START_SECONDS:.0f} s: each imports the main script again, so a script "
+            "that indexes with workers must keep its work under "
+            "'if __name__ == \"__main__\":' (or index with workers=0 / --processes 0)"
+        ) from None
+    return pool
 
 
 class _StopRequest:
