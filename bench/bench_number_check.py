@@ -34,6 +34,19 @@ def outcome(claim: str, elements: list) -> str:
     return "matched" if check.matched else "unstated" if check.unstated else "none"
 
 
+def _rows(path: Path):
+    """The JSON objects of a JSONL file; a line that is not one is named by file and line."""
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}:{number}: not a JSON row ({e.msg})") from None
+            if not isinstance(row, dict):
+                raise ValueError(f"{path}:{number}: not a JSON object")
+            yield row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--converted", type=Path, required=True, help="converted InfoTabs folder")
@@ -50,28 +63,26 @@ def main() -> None:
     except (OSError, ValueError) as e:
         ap.error(f"--exclude-tables: {e}")
 
-    pages = {}
-    with open(args.converted / "pages.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            page = json.loads(line)
-            pages[page["title"]] = page
+    try:
+        pages = {page["title"]: page for page in _rows(args.converted / "pages.jsonl")}
+        claims = list(_rows(args.converted / "claims.jsonl"))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        ap.error(f"--converted: {e}")
     elements: dict[str, list] = {}
     counts: Counter = Counter()
     answers = {}
-    with open(args.converted / "claims.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            c = json.loads(line)
-            if c.get("split") != args.split or not c.get("gold_tables"):
-                continue
-            if c.get("table_file") in excluded:
-                continue
-            title = c["gold_tables"][0].rsplit("_table_", 1)[0]
-            if title not in pages:
-                continue
-            if title not in elements:
-                elements[title] = extract_page(pages[title])
-            answers[c["id"]] = found = outcome(c["claim"], elements[title])
-            counts[(found, c["label"])] += 1
+    for c in claims:
+        if c.get("split") != args.split or not c.get("gold_tables"):
+            continue
+        if c.get("table_file") in excluded:
+            continue
+        title = c["gold_tables"][0].rsplit("_table_", 1)[0]
+        if title not in pages:
+            continue
+        if title not in elements:
+            elements[title] = extract_page(pages[title])
+        answers[c["id"]] = found = outcome(c["claim"], elements[title])
+        counts[(found, c["label"])] += 1
     if args.answers:
         args.answers.write_text(json.dumps(answers, indent=0))
 

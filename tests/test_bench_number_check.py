@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
+
 from bench import bench_number_check
 from tests.pages import infobox_page
 
@@ -53,3 +55,15 @@ def test_counts_outcomes_by_label_and_leaves_out_the_benchmarks_tables(
     out = capsys.readouterr().out
     assert "conflicts: 1 of 3 statements, 1.000 on refuted ones" in out
     assert f"--exclude-tables {bench_claims}" in out
+
+
+def test_a_broken_converted_row_is_named_by_file_and_line(tmp_path, monkeypatch, capsys):
+    converted = tmp_path / "infotabs"
+    converted.mkdir()
+    (converted / "pages.jsonl").write_text(json.dumps(infobox_page("A", [("B", "C")])) + "\n")
+    (converted / "claims.jsonl").write_text('{"id": "a", "claim": "x"}\n{"id": "b", "cl\n')
+    monkeypatch.setattr(sys, "argv", ["bench_number_check.py", "--converted", str(converted)])
+    with pytest.raises(SystemExit) as exit_:
+        bench_number_check.main()
+    assert exit_.value.code == 2
+    assert "claims.jsonl:2: not a JSON row" in capsys.readouterr().err

@@ -563,7 +563,8 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
         values = [v for v in values if not _count_read_as_year(v, el)]
         spans, _ = _seasons(el.text, values)
         starts.update(id(v) for v in values if v.start in spans)
-        found.append((el, values + title_values(el.page) + range_lengths(el.text, values)))
+        lengths = range_lengths(el.text, values) if durations else []  # only a length reads them
+        found.append((el, values + title_values(el.page) + lengths))
     # a title's year the claim states is that claimed year's, not a value against the claim's
     # other years ("Derek Brown of the 1988 Notre Dame Fighting Irish was drafted in 1992": the
     # page's 1988 is the team's season, not his draft's)
