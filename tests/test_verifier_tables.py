@@ -2636,3 +2636,25 @@ def test_fans_and_spectators_name_the_attendance_or_crowd_column():
     assert (verdict.op, verdict.label) == ("lookup", REFUTES)
     assert verdict.program == "attendance[4] = 57814; claimed 58814"
     assert execute("57814 fan be present for the week 4 match up", cells).label == SUPPORTS
+
+
+def test_a_year_names_its_row_in_a_column_of_years_but_is_never_counted():
+    cells = table_elements(
+        "career", [["year", "team", "points", "wins"], ["1991", "honda", "81", "1"],
+                   ["1992", "honda", "91", "2"], ["1993", "yamaha", "40", "0"]]
+    )  # fmt: skip
+    assert execute("in 1992 he ride for honda", cells).label == SUPPORTS
+    verdict = execute("in 1993 he ride for honda", cells)
+    assert (verdict.op, verdict.label) == ("lookup", REFUTES)
+    assert "1993" in verdict.program
+    # a bound or a span names no row: "after 1991" is 1992 and 1993 alike
+    assert execute("after 1991 he ride for honda", cells) is None
+    # "2 time in 1992" counts what the row holds, never the one row of 1992
+    verdict = execute("in 1992 he win 2 time", cells)
+    assert verdict is None or verdict.op != "count"
+    # a year repeated down the column names none of its rows
+    repeated = table_elements(
+        "seasons", [["year", "team"], ["1991", "honda"], ["1991", "yamaha"], ["1992", "honda"]]
+    )
+    grid = TableGrid.from_cells(repeated)
+    assert grid.year_keys == frozenset()

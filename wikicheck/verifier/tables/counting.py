@@ -218,6 +218,8 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
         if t.rows[r][c] == t.headers.get(c) or c == ROW_HEADER_COLUMN or c in t.dates:
             continue  # a repeated header row is not a value, a row's name is its own, and a
             # day named is mostly one end of a span ("a 4 game streak from august 24 - 27")
+        if c in t.year_keys:
+            continue  # "in 2006 she compete 2 time": what the year's row holds, not its rows
         counts[(c, t.rows[r][c])] = len(t.rows_holding(t.rows[r][c], (c,)))
     counts = by_named_header(claim, t, counts)
     if not counts or (opening and len(counts) > 1):

@@ -296,6 +296,7 @@ class TableGrid:
                 if contains_span(claim, toks):
                     out.append((r, c))
         out = self._without_inner(claim, out)
+        out += [key for key in self._by_year(claim) if key not in out]
         days = [d for _, d in claim_days(claim)] if self.dates else []
         for c in sorted(self.dates) if days else ():
             for r in range(len(self.rows)):
@@ -326,6 +327,37 @@ class TableGrid:
             )
 
         return [key for key in found if not inner(key)]
+
+    @cached_property
+    def year_keys(self) -> frozenset[int]:
+        """Columns of years that name their rows: nearly every row gives a year, each year
+        once (a career's seasons, a race's editions)."""
+        out = set()
+        for c in self.headers:
+            years = [y for row in self.rows if (y := bare_year(row.get(c, ""))) is not None]
+            if len(years) >= max(2, 0.8 * len(self.rows)) and len(set(years)) == len(years):
+                out.add(c)
+        return frozenset(out)
+
+    def _by_year(self, claim: list[str]) -> list[tuple[int, int]]:
+        """The cells of :attr:`year_keys` columns that a year of the claim names ("robby
+        gordon 's best finish in 1993"), unless the claim bounds by it ("after 1994") or spans
+        from it ("1994 - 95", "between 2005 and 2011")."""
+        if not self.year_keys:
+            return []
+        out = []
+        for i, tok in enumerate(claim):
+            year = bare_year(tok)
+            if year is None or set(claim[max(0, i - 4) : i]) & _ORDERING:
+                continue
+            near = claim[max(0, i - 2) : i] + claim[i + 1 : i + 3]
+            if relation_before(claim, i) or set(near) & _YEAR_SPANS:
+                continue
+            for c in sorted(self.year_keys):
+                out += [
+                    (r, c) for r, row in enumerate(self.rows) if bare_year(row.get(c, "")) == year
+                ]
+        return out
 
     def _numbered(self, claim: list[str]) -> dict[int, set[float]]:
         """Column -> the numbers the claim gives right after the column's header ("week 12",
@@ -547,6 +579,8 @@ def header_starts(claim: list[str], head: list[str]) -> list[int]:
 
 #: What joins a header's number to more numbers ("game 15 and 29", "series 2 , 3 and 4").
 _SPAN_JOINERS = frozenset({"and", "to", ",", "or", "through"})
+#: What joins a year to the other end of a span ("1994 - 95", "from 1994 to 1998").
+_YEAR_SPANS = frozenset({"-", "to", "through", "until"})
 #: Words before "week 8" that point at rows other than the one named.
 _ORDERING = frozenset("after before since until between prior following previous".split())
 #: What a claim counts places in ("1 spot higher", "2 places ahead").
