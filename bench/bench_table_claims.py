@@ -31,7 +31,14 @@ when built for the same pages.
 
 Figures, for the ``tune`` and ``check`` parts (a hash of the table, so one table's claims are on
 one side: ``tune`` is where rules and thresholds may be chosen, ``check`` is reported out of
-sample) and per source: 3-way label accuracy with the table present; the NOT ENOUGH INFO share
+sample) and per source. The ``check`` part holds only claims the shipped checkpoint never trained
+on: TabFact train statements outside every sample its training runs could have drawn
+(:func:`trained_tabfact`; val's training half is trained on whole), and InfoTabs *dev*
+hypotheses (it trained on every train one; dev's tables are not train's). A TabFact claim the
+part may not hold gives way to another statement of its table (:func:`on_same_tables`: the
+tables stay those the executor's rules were chosen without), and InfoTabs' parts keep the sizes
+the first ``--limit`` claims give them (:func:`split_parts`; ``tune`` holds train hypotheses
+only). Figures: 3-way label accuracy with the table present; the NOT ENOUGH INFO share
 with its page absent; evidence coverage (the gold page among the predicted evidence, a cell of the
 gold table among it, among what the verifier read, and the table read most is the gold one); per
 executor operation (``rule``): how often it fired, was right (its label is the gold one), was
@@ -80,7 +87,7 @@ _PAREN_RE = re.compile(r"\s*\([^()]*\)\s*$")
 _PRONOUN_RE = re.compile(r"^(he|she|it|they|his|her|its|their)\b(?!['’])\s*", re.IGNORECASE)
 _POSSESSIVE = {"his", "her", "its", "their"}
 #: Bumped when the selection or restating rules change (the cached claims are then rebuilt).
-_RULES = 2
+_RULES = 3
 
 
 def _norm(text: str) -> str:
@@ -308,6 +315,55 @@ def _read_claims(path: Path, keep) -> list[dict]:
     return out
 
 
+#: Seeds of the shipped checkpoint's training runs (its model card, runs 1-8): each run's mix
+#: may have drawn its own TabFact train statements (``TRAIN_MIX["tabfact_train"]`` of them).
+MODEL_SEEDS = (0, 1, 2, 5, 6, 7, 8)
+
+
+def trained_tabfact(data: Path) -> set[tuple[str, str]]:
+    """(table file, statement) of every TabFact train statement a training mix of the shipped
+    checkpoint could have drawn (:data:`MODEL_SEEDS`): never in the reported part."""
+    from wikicheck.verifier.training import tablesets
+    from wikicheck.verifier.training.mix import TRAIN_MIX, sample_items
+
+    items = tablesets.tabfact_items(data, "train")
+    return {
+        (it.key, it.claim)
+        for seed in MODEL_SEEDS
+        for it in sample_items(items, TRAIN_MIX["tabfact_train"], seed)
+    }
+
+
+def on_same_tables(rows: list[dict], limit: int, part, ok) -> list[dict]:
+    """The claims of the first ``limit`` ``rows`` (in benchmark order), each one that ``ok``
+    refuses in the ``check`` part (``part(row)``) replaced by the next statement of its own
+    table that ``ok`` accepts (none left: dropped). The reported tables stay those the
+    executor's rules were chosen without (``bench_table_rules.py --exclude-tables``); only
+    which of their statements are read changes."""
+    head = rows[:limit]
+    keep = [r for r in head if part(r) == "tune" or ok(r)]
+    used = {str(r["id"]) for r in keep}
+    spare: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        if part(r) == "check" and ok(r) and str(r["id"]) not in used:
+            spare[str(r.get("table_file"))].append(r)
+    for r in head:
+        if part(r) == "check" and not ok(r) and spare[table := str(r.get("table_file"))]:
+            keep.append(spare[table].pop(0))
+    return keep
+
+
+def split_parts(rows: list, limit: int, tune_ok, check_ok) -> list:
+    """The tune and check claims of one source from ``rows`` ((part, claim) in benchmark
+    order): as many of each part as the first ``limit`` rows hold, each part filled in order
+    with the claims it accepts (``tune_ok``/``check_ok``)."""
+    want = Counter(part for part, _ in rows[:limit])
+    out: list = []
+    for name, ok in (("tune", tune_ok), ("check", check_ok)):
+        out += [row for part, row in rows if part == name and ok(row)][: want[name]]
+    return out
+
+
 def select_claims(args) -> list[dict]:
     """The benchmark's claims (cached in ``--work``/claims.jsonl for the same choices)."""
     key = json.dumps([_RULES, args.limit, args.feverous, args.converted])
@@ -328,20 +384,30 @@ def select_claims(args) -> list[dict]:
 
     rows = _read_claims(conv / "tabfact" / "claims.jsonl", tabfact_side)
     rows.sort(key=lambda r: split_hash(str(r["id"]), "table-claims"))
-    for row in rows[: args.limit[0]]:
+    trained = trained_tabfact(Path(args.data))
+
+    def never_trained(row: dict) -> bool:  # val's training half is trained on whole
+        return row.get("split") == "train" and (row["table_file"], row["claim"]) not in trained
+
+    def part(row: dict) -> str:
+        return part_of(f"tabfact:{row.get('table_file')}")
+
+    for row in on_same_tables(rows, args.limit[0], part, never_trained):
         title = row["gold_tables"][0].rsplit("_table_", 1)[0]
         claims.append(_claim(row, "tabfact", restate_tabfact(row["claim"], title), title))
     rows = _read_claims(conv / "infotabs" / "claims.jsonl", lambda r: True)
     rows.sort(key=lambda r: split_hash(str(r["id"]), "table-claims"))
-    kept = 0
+    restated = []
     for row in rows:
-        if kept >= args.limit[1]:
-            break
         title = row["gold_tables"][0].rsplit("_table_", 1)[0]
         text = restate_infotabs(row["claim"], title)
         if text is not None:
-            claims.append(_claim(row, "infotabs", text, title))
-            kept += 1
+            claim = _claim(row, "infotabs", text, title)
+            restated.append((claim["part"], claim))
+    # the checkpoint trained on every train hypothesis: dev (other tables) is reported
+    claims += split_parts(
+        restated, args.limit[1], lambda c: c["split"] == "train", lambda c: c["split"] == "dev"
+    )
     if args.feverous:
         claims += _feverous_claims(args.feverous, args.feverous_pages)
     with open(cache, "w", encoding="utf-8") as fh:

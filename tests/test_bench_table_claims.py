@@ -8,11 +8,13 @@ import pytest
 from bench.bench_table_claims import (
     coverage,
     model_label,
+    on_same_tables,
     op_figures,
     overridden,
     part_of,
     restate_infotabs,
     restate_tabfact,
+    split_parts,
     subject_of,
     summary,
 )
@@ -179,3 +181,30 @@ def test_summary_ece_of_the_answers_shown_with_the_page_and_without():
     # every answer is right: shown at 0.9 it is 0.1 off, at 0.8 0.2 off
     assert s["ece_present"] == pytest.approx(0.1) and s["ece_absent"] == pytest.approx(0.2)
     assert s["ece_both"] == pytest.approx(0.15)
+
+
+def test_a_trained_claim_gives_way_to_another_statement_of_its_own_table():
+    rows = [
+        {"id": "a1", "table_file": "A", "seen": False},
+        {"id": "b1", "table_file": "B", "seen": True},
+        {"id": "t1", "table_file": "T", "seen": True},
+        {"id": "c1", "table_file": "C", "seen": True},
+        {"id": "b2", "table_file": "B", "seen": False},
+        {"id": "x1", "table_file": "X", "seen": False},
+        {"id": "a2", "table_file": "A", "seen": False},
+    ]
+
+    def part(row):
+        return "tune" if row["table_file"] == "T" else "check"
+
+    kept = on_same_tables(rows, 4, part, lambda r: not r["seen"])
+    # the tune part keeps what it had; b1 gives way to b2 (its table), not to x1 (another
+    # table); c1's table has no other statement, so it is dropped, not replaced
+    assert [r["id"] for r in kept] == ["a1", "t1", "b2"]
+
+
+def test_each_part_keeps_its_size_with_the_claims_it_accepts():
+    rows = [("tune", "t-dev"), ("check", "c-train"), ("tune", "t-train"), ("check", "c-dev"),
+            ("tune", "t-train2"), ("check", "c-dev2")]  # fmt: skip
+    chosen = split_parts(rows, 3, lambda c: "train" in c, lambda c: "dev" in c)
+    assert chosen == ["t-train", "t-train2", "c-dev"]  # 2 tune, 1 check, as the first 3 hold

@@ -18,7 +18,7 @@ from wikicheck.verifier.training import sources, tablesets
 from wikicheck.verifier.training.sources import Example
 from wikicheck.verifier.training.synthetic import generate
 
-__all__ = ["TRAIN_MIX", "SOURCES", "mix_with", "build_train", "synthetic_tables"]
+__all__ = ["TRAIN_MIX", "SOURCES", "mix_with", "build_train", "sample_items", "synthetic_tables"]
 
 #: source -> cap on examples taken (None = all) for the shipped model's training mix.
 TRAIN_MIX: dict[str, int | None] = {
@@ -94,7 +94,10 @@ def synthetic_tables(
     return out
 
 
-def _sample(items: list, limit: int | None, seed: int) -> list:
+def sample_items(items: list, limit: int | None, seed: int) -> list:
+    """The ``limit`` statements a mix built with ``seed`` draws from ``items`` (all of them
+    without a limit): what a checkpoint trained on that mix has seen, which the table
+    benchmark keeps out of its reported part."""
     if limit is None or limit >= len(items):
         return items
     return random.Random(seed).sample(items, limit)
@@ -102,7 +105,7 @@ def _sample(items: list, limit: int | None, seed: int) -> list:
 
 def _tabfact(part: str, nei_rate: float) -> Builder:
     def build(data_dir: Path, tok: Any, max_length: int, *, limit=None, seed=0) -> list[Example]:
-        items = _sample(tablesets.tabfact_items(data_dir, part), limit, seed)
+        items = sample_items(tablesets.tabfact_items(data_dir, part), limit, seed)
         return tablesets.table_pairs(items, f"tabfact_{part}", tok, max_length, nei_rate=nei_rate)
 
     return build
@@ -110,7 +113,7 @@ def _tabfact(part: str, nei_rate: float) -> Builder:
 
 def _infotabs(split: str) -> Builder:
     def build(data_dir: Path, tok: Any, max_length: int, *, limit=None, seed=0) -> list[Example]:
-        items = _sample(tablesets.infotabs_items(data_dir, split), limit, seed)
+        items = sample_items(tablesets.infotabs_items(data_dir, split), limit, seed)
         return tablesets.table_pairs(items, f"infotabs_{split}", tok, max_length)
 
     return build
