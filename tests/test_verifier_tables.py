@@ -2644,6 +2644,10 @@ def test_a_year_names_its_row_in_a_column_of_years_but_is_never_counted():
                    ["1992", "honda", "91", "2"], ["1993", "yamaha", "40", "0"]]
     )  # fmt: skip
     assert execute("in 1992 he ride for honda", cells).label == SUPPORTS
+    verdict = execute("he score more point in 1992 than in 1991", cells)
+    assert (verdict.op, verdict.label) == ("comparison", SUPPORTS)
+    assert verdict.program == "points[1992] > points[1991]: 91 > 81"
+    assert execute("he score more point in 1991 than in 1992", cells).label == REFUTES
     verdict = execute("in 1993 he ride for honda", cells)
     assert (verdict.op, verdict.label) == ("lookup", REFUTES)
     assert "1993" in verdict.program

@@ -386,6 +386,9 @@ def _more_less(
     if col == t.place_column():
         more = not more  # a higher rank or place is a smaller number
     names = (t.name(rows[0]), t.name(rows[1]))
+    if names[0] == names[1]:  # "in 1994 than in 1995" of one team's rows: the cells named
+        named = {r: t.rows[r][c] for r, c in claim.mentions if r in rows}
+        names = (named.get(rows[0], names[0]), named.get(rows[1], names[1]))
     return more, rows, (col, col), t.value(rows[0], col), t.value(rows[1], col), names
 
 
