@@ -2662,3 +2662,32 @@ def test_a_year_names_its_row_in_a_column_of_years_but_is_never_counted():
     )
     grid = TableGrid.from_cells(repeated)
     assert grid.year_keys == frozenset()
+
+
+def test_a_clause_naming_the_page_leaves_the_statement_as_it_was_written():
+    cells = table_elements("1972 U.S. Open (golf)", ROWS)
+    for claim in ("2 player be from usa", "In the 1972 U.S. Open (golf), 2 player be from usa"):
+        verdict = execute(claim, cells)
+        assert (verdict.op, verdict.label) == ("count", SUPPORTS), claim
+    verdict = execute("In the 1972 U.S. Open (golf), 3 player be from usa", cells)
+    assert verdict.label == REFUTES
+
+
+def test_a_total_named_as_a_column_is_not_the_total_row():
+    cells = table_elements(
+        "medals", [["nation", "gold", "total"], ["russia", "5", "9"], ["south korea", "2", "5"],
+                   ["total", "7", "14"]]
+    )  # fmt: skip
+    verdict = execute("russia receive 4 more total medal than south korea", cells)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
+    assert execute("russia receive 3 more total medal than south korea", cells).label == REFUTES
+
+
+def test_a_header_in_ment_is_named_by_its_verb():
+    cells = table_elements(
+        "schools", [["school", "enrollment", "county"], ["north knox", "450", "42 knox"],
+                    ["eastern greene", "448", "28 greene"]]
+    )  # fmt: skip
+    verdict = execute("north knox have 2 more student enrol than eastern greene", cells)
+    assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
+    assert "enrollment" in verdict.program

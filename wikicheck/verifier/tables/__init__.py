@@ -194,6 +194,25 @@ def _without_title(
     return out, context
 
 
+#: What may open the clause naming a claim's page: "In the 1972 U.S. Open, ...".
+_PAGE_CLAUSE_WORDS = frozenset({"in", "during", "at", "for", "of", "on", "the"})
+
+
+def _without_page_clause(toks: list[str]) -> list[str]:
+    """``toks`` without an opening clause that only names the page ("in the <title> ,"): the
+    claim's first words are then its own, as they are in the statement it restates ("6 player
+    be from the united state" opens with its count either way)."""
+    i = 0
+    while i < len(toks) and toks[i] in _PAGE_CLAUSE_WORDS:
+        i += 1
+    j = i
+    while j < len(toks) and toks[j] == TITLE_MASK:
+        j += 1
+    if j > i and j < len(toks) and toks[j] == ",":
+        return toks[j + 1 :]
+    return toks
+
+
 def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | None:
     grid = TableGrid.from_cells(cells)
     if not grid.rows or not grid.headers:
@@ -203,6 +222,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     title = next((el.page for el in cells if el.type == "cell" and el.page), "")
     if title:
         toks, context = _without_title(toks, title, grid)
+        toks = _without_page_clause(toks)
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
     toks = _with_numbered(_with_participles(_with_respelled(toks, grid), grid), grid)
     words = set(toks) - {TITLE_MASK}

@@ -519,11 +519,15 @@ def _header_words(header: str) -> frozenset[str]:
 @lru_cache(maxsize=1 << 14)
 def header_forms(word: str) -> frozenset[str]:
     """The forms a lemmatised claim gives a header word: its singular, a participle's verb
-    ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score"), and
-    an irregular verb's (:data:`_IRREGULAR_FORMS`)."""
+    ("all bills sponsored" -> "sponsor", "games played" -> "play", "scored" -> "score"), the
+    verb of a noun in "-ment" ("2 more student enrol" for "enrollment"), and an irregular
+    verb's (:data:`_IRREGULAR_FORMS`)."""
     forms = {stem(word), *_IRREGULAR_FORMS.get(word, ())}
     if len(word) > 5 and word.endswith("ed"):
         forms.update((word[:-2], word[:-1]))
+    if len(word) > 7 and word.endswith("ment"):  # "enrollment" -> "enrol", "appoint"
+        verb = word[:-4]
+        forms.update((verb, verb[:-1] if verb.endswith("ll") else verb))
     return frozenset(forms)
 
 

@@ -346,6 +346,10 @@ def _side_row(claim: Claim, t: TableGrid, side: list[str]) -> int | None:
     ]
     if any(c in t.leaders for _, c, _ in named):
         return None  # "kobe bryant score higher against memphis": his points, not the row's
+    if any(not t.is_total(r) for r, _, _ in named):
+        # "russia receive 4 more total medal than ...": "total" names the column, not the
+        # table's total row
+        named = [(r, c, cell) for r, c, cell in named if not t.is_total(r)]
     texts = {cell: tokenize(cell) for _, _, cell in named}
     named = [
         (r, c, cell)
