@@ -2691,3 +2691,13 @@ def test_a_header_in_ment_is_named_by_its_verb():
     verdict = execute("north knox have 2 more student enrol than eastern greene", cells)
     assert (verdict.op, verdict.label) == ("difference", SUPPORTS)
     assert "enrollment" in verdict.program
+
+
+def test_a_count_of_different_values_is_not_a_count_of_rows_holding_one():
+    cells = table_elements(
+        "sloops", [["name", "builder"], ["black swan", "furness"], ["flamingo", "yarrow"],
+                   ["erne", "furness"]]
+    )  # fmt: skip
+    verdict = execute("2 different builder build black swan class sloop", cells)
+    assert verdict is None or verdict.op != "count"
+    assert execute("2 sloop be build by furness", cells).op == "count"

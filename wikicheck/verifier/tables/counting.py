@@ -263,6 +263,10 @@ def count(claim: Claim, t: TableGrid) -> Verdict | None:
 _OPENING_BOUNDS = frozenset("more less fewer greater than at least most over under only".split())
 
 
+#: Words after a count that make it a count of distinct values ("7 different builder").
+_DISTINCT_WORDS = frozenset({"different", "distinct", "unique", "separate"})
+
+
 def _opening_count(toks: list[str]) -> int | None:
     """The count of things a claim opens with: 3 of "3 player score 0 goal", 4 of "fewer than 4
     team be from brazil" (a whole number, a bound's words before it, a word after it)."""
@@ -273,6 +277,8 @@ def _opening_count(toks: list[str]) -> int | None:
     ok = n is not None and n == int(n) and n > 0 and toks[i + 1].isalpha()
     if ok and toks[i + 1] in ("be", "is", "was", "are", "were"):
         return None  # "8 be the try bonus": a value the claim gives
+    if ok and toks[i + 1] in _DISTINCT_WORDS:
+        return None  # "7 different builder": how many values, not rows holding one
     return int(n) if ok else None
 
 
