@@ -1,10 +1,12 @@
 """How often each executor operation answers on TabFact train statements, and how often it is
 right there, for each label it gives: that precision is the (operation, label)'s calibrated
 confidence (``wikicheck.verifier.tables.OP_PRECISION``); ``--write`` stores the counts in
-``wikicheck/verifier/executor_precision.json``. No model is loaded. Operations are tried in ``OPS`` order
-and a statement counts for the first one that answers, as in ``predict``.
+``wikicheck/verifier/executor_precision.json``, counted without the table benchmark's reported
+tables (no fit reads the claims it reports). No model is loaded. Operations are tried in
+``OPS`` order and a statement counts for the first one that answers, as in ``predict``.
 
-    PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --tables 0 --write
+    PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py --tables 0 --write \
+        --exclude-tables TABLE-CLAIMS/claims.jsonl   # the table benchmark's --work folder
 
 Changing the executor: keep each statement's answer from the code before the change
 (``--answers``), then run again with ``--compare`` to see which answers moved and whether each
@@ -88,8 +90,11 @@ def main() -> None:
         help="the table benchmark's claims.jsonl: leave its reported part's tables out",
     )
     args = ap.parse_args()
-    if args.write and (args.exclude_tables or args.tables):
-        ap.error("--write counts every train statement: use --tables 0 without --exclude-tables")
+    if args.write and (args.tables or not args.exclude_tables):
+        ap.error(
+            "--write counts every train statement outside the table benchmark's reported "
+            "tables: use --tables 0 --exclude-tables TABLE-CLAIMS/claims.jsonl"
+        )
     base = None
     if args.compare:  # read first: a wrong file fails before the run, not after it
         try:
@@ -156,12 +161,17 @@ def main() -> None:
         for key in moved[: args.examples]:
             print(f"{base[key][0][:3]} | {key.split('|', 1)[1]}")
             print(f"    was: {base[key][3]}\n    now: {answers[key][3]}")
-    command = "PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py " + " ".join(sys.argv[1:])
+    argv = [
+        "TABLE-CLAIMS/claims.jsonl" if args.exclude_tables and a == str(args.exclude_tables) else a
+        for a in sys.argv[1:]
+    ]  # the benchmark's work folder, wherever it is
+    command = "PYTHONPATH=. .venv/bin/python bench/bench_table_rules.py " + " ".join(argv)
     print("reproduce: " + command)
     if args.write:
         out = Path(__file__).resolve().parent.parent / "wikicheck" / "verifier" / PRECISION_FILE
         record = {
-            "measured_on": f"TabFact {args.part}: {len(chosen)} statements of {len(names)} tables",
+            "measured_on": f"TabFact {args.part}: {len(chosen)} statements of {len(names)} tables"
+            f" (the table benchmark's {len(excluded)} reported tables left out)",
             "command": command,
             "counts": {op: dict(sorted(v.items())) for op, v in sorted(by_label.items())},
         }

@@ -46,3 +46,17 @@ def test_a_broken_claims_row_is_named_by_file_and_line(tmp_path):
     path.write_text('{"key": "k"}\n{"id": "a", "part": "check"\n')
     with pytest.raises(ValueError, match=r"claims.jsonl:2: not a JSON row"):
         benchmark_tables(path)
+
+
+@pytest.mark.parametrize(
+    "argv", [["--tables", "0", "--write"], ["--tables", "3000", "--write", "--exclude-tables", "x"]]
+)
+def test_precision_counts_are_written_from_every_statement_outside_the_reported_tables(
+    monkeypatch, capsys, argv
+):
+    from bench import bench_table_rules
+
+    monkeypatch.setattr("sys.argv", ["bench_table_rules.py", *argv])
+    with pytest.raises(SystemExit):
+        bench_table_rules.main()
+    assert "--exclude-tables TABLE-CLAIMS/claims.jsonl" in capsys.readouterr().err
