@@ -329,34 +329,38 @@ class TableGrid:
         return [key for key in found if not inner(key)]
 
     @cached_property
+    def _year_cells(self) -> dict[int, list[tuple[int, int]]]:
+        """Year -> its cells in the columns of years that name their rows: nearly every row
+        gives a year, each year once (a career's seasons, a race's editions)."""
+        out: dict[int, list[tuple[int, int]]] = {}
+        for c in sorted(self.headers):
+            years = [(r, y) for r, row in enumerate(self.rows) if (y := bare_year(row.get(c, "")))]
+            unique = len({y for _, y in years}) == len(years)
+            if len(years) >= max(2, 0.8 * len(self.rows)) and unique:
+                for r, y in years:
+                    out.setdefault(y, []).append((r, c))
+        return out
+
+    @cached_property
     def year_keys(self) -> frozenset[int]:
-        """Columns of years that name their rows: nearly every row gives a year, each year
-        once (a career's seasons, a race's editions)."""
-        out = set()
-        for c in self.headers:
-            years = [y for row in self.rows if (y := bare_year(row.get(c, ""))) is not None]
-            if len(years) >= max(2, 0.8 * len(self.rows)) and len(set(years)) == len(years):
-                out.add(c)
-        return frozenset(out)
+        """The columns of :attr:`_year_cells`."""
+        return frozenset(c for cells in self._year_cells.values() for _, c in cells)
 
     def _by_year(self, claim: list[str]) -> list[tuple[int, int]]:
         """The cells of :attr:`year_keys` columns that a year of the claim names ("robby
         gordon 's best finish in 1993"), unless the claim bounds by it ("after 1994") or spans
         from it ("1994 - 95", "between 2005 and 2011")."""
-        if not self.year_keys:
+        if not self._year_cells:
             return []
         out = []
         for i, tok in enumerate(claim):
             year = bare_year(tok)
-            if year is None or set(claim[max(0, i - 4) : i]) & _ORDERING:
+            if year not in self._year_cells or set(claim[max(0, i - 4) : i]) & _ORDERING:
                 continue
             near = claim[max(0, i - 2) : i] + claim[i + 1 : i + 3]
             if relation_before(claim, i) or set(near) & _YEAR_SPANS:
                 continue
-            for c in sorted(self.year_keys):
-                out += [
-                    (r, c) for r, row in enumerate(self.rows) if bare_year(row.get(c, "")) == year
-                ]
+            out += self._year_cells[year]
         return out
 
     def _numbered(self, claim: list[str]) -> dict[int, set[float]]:
@@ -527,7 +531,8 @@ def header_forms(word: str) -> frozenset[str]:
         forms.update((word[:-2], word[:-1]))
     if len(word) > 7 and word.endswith("ment"):  # "enrollment" -> "enrol", "appoint"
         verb = word[:-4]
-        forms.update((verb, verb[:-1] if verb.endswith("ll") else verb))
+        forms.add(verb[:-1] if verb.endswith("ll") else verb)
+        forms.add(verb)
     return frozenset(forms)
 
 
