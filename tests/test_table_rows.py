@@ -452,6 +452,12 @@ def test_the_claims_table_on_a_named_page_is_the_one_sharing_its_words():
     assert claim_table("Boston played on March 5.", retrieved, Store(october + march)) == (
         page, 0, False,
     )  # fmt: skip
+    # both months' tables name Boston and Miami: the claim's is the one with a row holding both
+    november = game(2, 1, "November 2", "Boston") + game(2, 2, "November 4", "Miami")
+    december = game(3, 1, "December 1", "Boston Miami")
+    claim = "In the 2008-09 Atlanta Hawks season, Boston Miami was the team."
+    retrieved = november[:3]
+    assert claim_table(claim, retrieved, Store(november + december)) == (page, 3, True)
 
 
 def test_of_two_named_pages_the_claims_table_is_on_the_more_specific_one():

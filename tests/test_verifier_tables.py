@@ -2701,3 +2701,33 @@ def test_a_count_of_different_values_is_not_a_count_of_rows_holding_one():
     verdict = execute("2 different builder build black swan class sloop", cells)
     assert verdict is None or verdict.op != "count"
     assert execute("2 sloop be build by furness", cells).op == "count"
+
+
+def test_a_misspelt_word_reads_as_the_table_word_it_is_one_slip_from():
+    cells = table_elements(
+        "rounds", [["home team", "away team", "venue", "attendance", "round"],
+                   ["fitzroy", "south melbourne", "junction oval", "12000", "3"],
+                   ["carlton", "richmond", "princes park", "31000", "1"],
+                   ["geelong", "hawthorn", "kardinia park", "20000", "2"]]
+    )  # fmt: skip
+    verdict = execute("the game with the highest attendace be at princes park", cells)
+    assert (verdict.op, verdict.label) == ("superlative", SUPPORTS)
+    assert "attendance" in verdict.program
+    assert (
+        execute("the game with the highest attendace be at junction oval", cells).label == REFUTES
+    )
+    verdict = execute("junction oval be the venue that receive south melboune as away team", cells)
+    assert verdict.label == SUPPORTS and "south melbourne" in verdict.program
+    verdict = execute("princes park be the venue that receive south melboune as away team", cells)
+    assert verdict.label == REFUTES
+
+
+def test_only_a_slip_inside_a_long_word_is_corrected():
+    grid = TableGrid.from_cells(
+        table_elements("t", [["player", "score"], ["ernie els", "70"], ["metals", "1"]])
+    )
+    fix = tables._with_corrected
+    assert fix(["scored", "players"], grid) == ["scored", "players"]  # last letter differs
+    assert fix(["plyaer"], grid) == ["player"]  # two letters swapped inside the word
+    assert fix(["ernei"], grid) == ["ernei"]  # under six letters
+    assert fix(["pleyar"], grid) == ["pleyar"]  # two slips

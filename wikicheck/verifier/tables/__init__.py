@@ -31,6 +31,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from rapidfuzz.distance import OSA
+
 from wikicheck.common.quantities import MONTH_WORDS, as_ordinal
 from wikicheck.model import REFUTES, SUPPORTS, Element
 from wikicheck.verifier.tables.counting import (
@@ -223,6 +225,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     if title:
         toks, context = _without_title(toks, title, grid)
         toks = _without_page_clause(toks)
+    toks = _with_corrected(toks, grid)
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
     toks = _with_numbered(_with_participles(_with_respelled(toks, grid), grid), grid)
     words = set(toks) - {TITLE_MASK}
@@ -340,6 +343,30 @@ def _with_respelled(toks: list[str], grid: TableGrid) -> list[str]:
         old, new = tokenize(written), tokenize(read)
         for i in reversed(span_starts(out, old)):
             out[i : i + len(old)] = new
+    return out
+
+
+def _with_corrected(toks: list[str], grid: TableGrid) -> list[str]:
+    """A misspelt word of the claim read as the one table word it is a slip of the keys from
+    ("the highest attendace", "south melboune"): six letters or more, one letter left out,
+    added, changed or two swapped, inside the word (its first and last letters kept, so
+    "scored" stays "scored" beside a "score" column and "player" beside "players")."""
+    _, words = _cells_and_words(grid)
+    out = list(toks)
+    for i, t in enumerate(toks):
+        if len(t) < 6 or not t.isalpha() or t in words:
+            continue
+        near = {
+            w
+            for w in words
+            if abs(len(w) - len(t)) <= 1
+            and w[0] == t[0]
+            and w[-1] == t[-1]
+            and w.isalpha()
+            and OSA.distance(t, w, score_cutoff=1) <= 1
+        }
+        if len(near) == 1:
+            out[i] = near.pop()
     return out
 
 
