@@ -63,7 +63,9 @@ def test_rounding_and_hedges():
 @pytest.mark.parametrize(
     "text, year, month",
     [("6 October 1852", 1852, 10), ("September 2, 2005", 2005, 9), ("2005-09-02", 2005, 9),
-     ("the 3rd of May 1990", 1990, 5), ("2 September", None, 9)],
+     ("the 3rd of May 1990", 1990, 5), ("2 September", None, 9),
+     # tokenized text (TabFact, FEVEROUS cells) writes its comma apart
+     ("november 24 , 1946", 1946, 11), ("2 november , 1700", 1700, 11)],
 )  # fmt: skip
 def test_dates_are_read_as_dates(text, year, month):
     d = parse_date(text)

@@ -78,9 +78,9 @@ _MONTHS = (
 MONTH_WORDS = frozenset(_MONTHS.split("|"))
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _DATE_RE = re.compile(
-    rf"\b(?:{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s+\d{{4}})?"
-    rf"|(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s+\d{{4}})?(?![\d,.]*\d)"
-    rf"|(?:{_MONTHS})\.?,?\s+\d{{4}}"
+    rf"\b(?:{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:\s?,?\s+\d{{4}})?"
+    rf"|(?:{_MONTHS})\.?\s+{_DAY}(?:\s?,?\s+\d{{4}})?(?![\d,.]*\d)"
+    rf"|(?:{_MONTHS})\.?\s?,?\s+\d{{4}}"
     r"|\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
