@@ -58,6 +58,10 @@ def test_rounding_and_hedges():
     assert same_value(_one("about 295 km"), _one("291.5 km"))
     assert same_value(_one("more than 40 plants"), _one("43 plants"))
     assert not same_value(_one("more than 40 plants"), _one("38 plants"))
+    # the longest hedge before a number is its relation: "no more than" is no "more than"
+    assert same_value(_one("no more than 40 plants"), _one("38 plants"))
+    assert not same_value(_one("no more than 40 plants"), _one("43 plants"))
+    assert same_value(_one("smaller than 2.5 square miles"), _one("2.011 sq mi"))
 
 
 @pytest.mark.parametrize(

@@ -59,6 +59,16 @@ def test_a_number_given_differently_for_the_same_thing_conflicts():
     assert check_numbers("The Aare is 295 km long.", other).unstated == ["295 km"]
 
 
+def test_a_comparative_bounds_the_value_and_a_multiplier_states_none():
+    cells = infobox_elements("Hoboken", [("Area", "2.011 sq mi (5.21 km2)"),
+                                         ("Running time", "104 minutes")])  # fmt: skip
+    check = check_numbers("Hoboken is smaller than 2.5 square miles.", cells)
+    assert check.matched == ["2.5 square miles"] and not check.conflicts
+    assert check_numbers("Hoboken is larger than 2.5 square miles.", cells).conflicts
+    check = check_numbers("Hoboken's budget was less than 4 times its box office take.", cells)
+    assert not check.conflicts and not check.matched
+
+
 def test_numbers_inside_names_are_not_values():
     ev = [_sentence("Apollo 11", "Apollo 11 landed in 1969.")]
     check = check_numbers("Apollo 11 landed on the Moon in 1969.", ev)

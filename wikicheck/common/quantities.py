@@ -138,6 +138,11 @@ _HEDGES: tuple[tuple[str, str], ...] = (
     ("about", "~"), ("approximately", "~"), ("around", "~"), ("nearly", "~"),
     ("almost", "~"), ("roughly", "~"), ("some", "~"), ("circa", "~"), ("c.", "~"),
     ("an estimated", "~"), ("estimated", "~"), ("over a", ">"),
+    # a comparative before a measure ("smaller than 2.5 square miles", "taller than 6 feet")
+    ("larger than", ">"), ("bigger than", ">"), ("higher than", ">"), ("longer than", ">"),
+    ("taller than", ">"), ("heavier than", ">"), ("smaller than", "<"), ("lower than", "<"),
+    ("shorter than", "<"), ("lighter than", "<"), ("no more than", "<="),
+    ("no less than", ">="), ("not less than", ">="), ("not more than", "<="),
 )  # fmt: skip
 #: Words before a year that make it a bound: "died before 1914" holds 1912.
 _YEAR_HEDGES: tuple[tuple[str, str], ...] = (
@@ -329,7 +334,8 @@ _DEFAULT_DATE = __import__("datetime").datetime(2000, 1, 1)
 
 def _relation(text: str, start: int, year: bool = False) -> str:
     before = text[max(0, start - 24) : start].casefold().rstrip(" $€£(")
-    for words, rel in (*_HEDGES, *_YEAR_HEDGES) if year else _HEDGES:
+    hedges = (*_HEDGES, *_YEAR_HEDGES) if year else _HEDGES
+    for words, rel in sorted(hedges, key=lambda h: -len(h[0])):  # "no more than" is no "more than"
         if before.endswith(" " + words) or before == words:
             return rel
     return "="

@@ -508,7 +508,11 @@ def check_numbers(claim: str, evidence: Sequence[Element | Evidence]) -> NumberC
     # a period's own year is compared as the period ("the Fall of 1982", "the late 1920's")
     periods = find_periods(claim)
     claimed = [
-        q for q in found_in_claim if not _is_name_part(claim, q) and q.start not in second_halves
+        q
+        for q in found_in_claim
+        if not _is_name_part(claim, q)
+        and q.start not in second_halves
+        and not _is_multiplier(claim, q)
     ]
     counted = word_counts(claim)  # "two labels": compared only with the items a row lists
     durations = find_durations(claim)  # "for over 30 years": with the ranges rows write
@@ -833,6 +837,21 @@ def _seasons(text: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int
             spans[a.start] = (a.year, last)
             halves.add(b.start)
     return spans, halves
+
+
+#: "4 times its box office", "twice as long": a ratio between two values, neither of them.
+_MULTIPLIER = re.compile(
+    r"\s+(?:times|fold)\s+(?:its|the|his|her|their|that|what|as|more|less|larger|bigger|"
+    r"higher|greater|smaller|longer|older)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_multiplier(claim: str, q: Quantity) -> bool:
+    """A number that multiplies another value ("less than 4 times its box office take") states
+    no value of its own: set against a row's number ("Running time: 104 minutes") it is no
+    conflict."""
+    return q.kind == "number" and bool(_MULTIPLIER.match(claim, q.end))
 
 
 def _is_name_part(claim: str, q: Quantity) -> bool:
