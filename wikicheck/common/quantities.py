@@ -332,10 +332,14 @@ def _date_quantity(m: re.Match) -> Quantity | None:
 _DEFAULT_DATE = __import__("datetime").datetime(2000, 1, 1)
 
 
+#: The hedges longest first, so that "no more than" is read before "more than" (sorted once).
+_LONGEST_FIRST = tuple(sorted(_HEDGES, key=lambda h: -len(h[0])))
+_LONGEST_FIRST_WITH_YEARS = tuple(sorted((*_HEDGES, *_YEAR_HEDGES), key=lambda h: -len(h[0])))
+
+
 def _relation(text: str, start: int, year: bool = False) -> str:
     before = text[max(0, start - 24) : start].casefold().rstrip(" $€£(")
-    hedges = (*_HEDGES, *_YEAR_HEDGES) if year else _HEDGES
-    for words, rel in sorted(hedges, key=lambda h: -len(h[0])):  # "no more than" is no "more than"
+    for words, rel in _LONGEST_FIRST_WITH_YEARS if year else _LONGEST_FIRST:
         if before.endswith(" " + words) or before == words:
             return rel
     return "="

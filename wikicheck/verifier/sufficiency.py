@@ -839,7 +839,7 @@ def _seasons(text: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int
     return spans, halves
 
 
-#: "4 times its box office", "twice as long": a ratio between two values, neither of them.
+#: "4 times its box office", "3 times as long": a ratio between two values, neither of them.
 _MULTIPLIER = re.compile(
     r"\s+(?:times|fold)\s+(?:its|the|his|her|their|that|what|as|more|less|larger|bigger|"
     r"higher|greater|smaller|longer|older)\b",
