@@ -460,6 +460,33 @@ def test_the_claims_table_on_a_named_page_is_the_one_sharing_its_words():
     assert claim_table(claim, retrieved, Store(november + december)) == (page, 3, True)
 
 
+def test_of_tables_sharing_as_many_words_the_claims_is_the_one_its_program_reads():
+    from wikicheck.verifier.predict import claim_table
+
+    page = "2008-09 Atlanta Hawks season"
+
+    def table(t: int, header: list[str], rows: list[tuple[str, str]]) -> list[Element]:
+        return [
+            Element(id=f"{page}_cell_{t}_{r}_{c}", page=page, type="cell", text=text,
+                    position=t * 100 + r * 10 + c, table=t, row=r, col=c,
+                    col_header_texts=[header[c]])
+            for r, row in enumerate(rows, start=1)
+            for c, text in enumerate(row)
+        ]  # fmt: skip
+
+    # both hold the claim's words, in a row of each; only the game log has the column it reads
+    notes = table(0, ["Game", "Notes"], [("1", "Joe Johnson: high ankle sprain, out 4 weeks, "
+                                               "points deducted"), ("2", "no notes")])  # fmt: skip
+    log = table(1, ["Game", "High points"], [("3", "Joe Johnson (30)"), ("4", "Joe Johnson (25)")])
+    claim = "In the 2008-09 Atlanta Hawks season, Joe Johnson had the high points in game 4."
+    store = Store(notes + log)
+    retrieved = notes[:3]  # retrieval read the notes most
+    assert claim_table(claim, retrieved, store) == (page, 1, True)
+    # where no table gives a program, retrieval's choice stands
+    other = "In the 2008-09 Atlanta Hawks season, Joe Johnson was high on points in 4 games."
+    assert claim_table(other, retrieved, store) == (page, 0, True)
+
+
 def test_of_two_named_pages_the_claims_table_is_on_the_more_specific_one():
     from wikicheck.verifier.predict import claim_table
 
