@@ -194,8 +194,8 @@ def checks_again(
     checked scaling applied. ``similarity``: the retrieval's, as the run computed it (it
     picks the sufficiency model). Returns the new row and the :class:`Sufficiency`."""
     from wikicheck.annotations import read_evidence_of
-    from wikicheck.verifier.model import agreeing_with, scaled_confidence, unscaled_confidence
-    from wikicheck.verifier.sufficiency import apply_evidence_checks
+    from wikicheck.verifier.model import unscaled_confidence
+    from wikicheck.verifier.sufficiency import apply_evidence_checks, checked_answer
 
     # the executor's own model_probabilities (rule_applied) stay, as decide keeps them
     drop = ("label_before_checks",) + (() if row.get("rule_applied") else ("model_probabilities",))
@@ -217,7 +217,14 @@ def checks_again(
                                   used=read_evidence_of(row), model=model,
                                   similarity=similarity)  # fmt: skip
     if isinstance(new.get("probabilities"), dict) and checked_scaling:
-        label = new["predicted_label"]
-        shown = agreeing_with(label, new["probabilities"])
-        new["probabilities"] = scaled_confidence(label, shown, checked_scaling, check.score)
+        label, given = new["predicted_label"], new["probabilities"]
+        used = set(read_evidence_of(row))
+        read = [x for x in elements if getattr(x, "element", x).id in used] or elements
+        answer, new["probabilities"] = checked_answer(
+            label, given, checked_scaling, check.score, read
+        )
+        if answer != label:  # as decide: the label and probabilities the checks were given kept
+            new.setdefault("label_before_checks", label)
+            new.setdefault("model_probabilities", dict(given))
+            new["predicted_label"] = answer
     return new, check

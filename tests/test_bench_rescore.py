@@ -49,3 +49,23 @@ def test_checks_again_gives_the_row_decide_gave(claim, evidence, label, changed,
     assert again["probabilities"] == pytest.approx(row["probabilities"], abs=1e-4)
     assert again.get("model_probabilities") == row.get("model_probabilities")
     assert check.sufficient == row["sufficient"]
+
+
+def test_checks_again_gives_the_not_enough_info_decide_gave_on_a_table():
+    race = "1950 Italian Grand Prix"
+    cells = [
+        Element(id=f"{race}_cell_0_1_{c}", page=race, type="cell", text=text, position=c,
+                table=0, row=1, col=c, col_header_texts=[header])
+        for c, (text, header) in enumerate([("Alberto Ascari", "Driver"), ("Ferrari", "Constructor")])
+    ]  # fmt: skip
+    scaling = {"verdict": (1.0, -3.0, 1.0), "nei": (0.05, 3.56, -6.71)}
+    probs = {SUPPORTS: 0.1, REFUTES: 0.5, NEI: 0.4}
+    row = _row("Alberto Ascari drove a Ferrari at the 1950 Italian Grand Prix.", cells, REFUTES,
+               probs, scaling)  # fmt: skip
+    # the checks found the evidence on the claim; the scaling then shows REFUTES below NEI
+    assert row["sufficient"] and row["predicted_label"] == NEI
+    assert row["label_before_checks"] == REFUTES and row["model_probabilities"] == probs
+    again, _ = checks_again(row, cells, None, similarity=None, checked_scaling=scaling)
+    assert again["predicted_label"] == NEI and again["label_before_checks"] == REFUTES
+    assert again["probabilities"] == pytest.approx(row["probabilities"], abs=1e-4)
+    assert again["model_probabilities"] == row["model_probabilities"]

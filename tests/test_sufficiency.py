@@ -11,6 +11,7 @@ from wikicheck.verifier.sufficiency import (
     apply_evidence_checks,
     check_evidence,
     check_numbers,
+    checked_answer,
     checked_probabilities,
     claim_names,
 )
@@ -397,3 +398,28 @@ def test_a_spaced_span_holds_its_years_and_a_count_of_four_digits_is_no_year():
     check = check_numbers("in 2005 there be 352 same-sex marriages", marriages)
     assert check.matched == ["2005"] and not check.conflicts  # 1275 is a count, not a year
     assert check_numbers("the year 2006 have 352 same-sex marriages", marriages).conflicts
+
+
+def test_a_verdict_shown_below_not_enough_info_on_tables_is_not_enough_info():
+    race = "1950 Italian Grand Prix"
+    cells = [
+        Element(id=f"{race}_cell_0_1_{c}", page=race, type="cell", text=text, position=c,
+                table=0, row=1, col=c, col_header_texts=[header])
+        for c, (text, header) in enumerate([("Alberto Ascari", "Driver"), ("Ferrari", "Constructor")])
+    ]  # fmt: skip
+    sentence = _sentence(race, "Alberto Ascari finished second.")
+    scaling = {"verdict": (1.0, -3.0, 1.0), "nei": (1.0, 0.0, 0.0)}
+    unsure = {SUPPORTS: 0.1, REFUTES: 0.5, NEI: 0.4}
+    label, shown = checked_answer(REFUTES, unsure, scaling, 0.9, cells)
+    # sigmoid(logit(0.5) - 3 + 0.9) = 0.109: NOT ENOUGH INFO, with the rest, ranks first
+    assert shown[REFUTES] == pytest.approx(0.109, abs=1e-3)
+    assert label == NEI and max(shown, key=shown.get) == NEI
+    assert sum(shown.values()) == pytest.approx(1.0, abs=3e-6)
+    # beside a sentence the answer stands (a contradiction there is mostly right), same numbers
+    assert checked_answer(REFUTES, unsure, scaling, 0.9, [*cells, sentence]) == (REFUTES, shown)
+    # a verdict still shown first stays
+    sure = {SUPPORTS: 0.05, REFUTES: 0.9, NEI: 0.05}
+    label, shown = checked_answer(REFUTES, sure, scaling, 0.9, cells)
+    assert label == REFUTES and max(shown, key=shown.get) == REFUTES
+    # NOT ENOUGH INFO itself is never changed
+    assert checked_answer(NEI, unsure, scaling, 0.0, cells)[0] == NEI

@@ -32,7 +32,7 @@ from wikicheck.model import Element, Evidence
 from wikicheck.retriever.display import shown
 from wikicheck.skips import SkipLog
 from wikicheck.verifier.confidence import abstain
-from wikicheck.verifier.model import Prediction, agreeing_with, scaled_confidence
+from wikicheck.verifier.model import Prediction
 from wikicheck.verifier.predict import (
     claim_table,
     executor_decision,
@@ -46,6 +46,7 @@ from wikicheck.verifier.predict import (
 from wikicheck.verifier.sufficiency import (
     Sufficiency,
     check_evidence,
+    checked_answer,
     checks_decision,
     evidence_similarity,
     store_expander,
@@ -352,8 +353,9 @@ def decide(
     (:func:`wikicheck.verifier.predict.grounded_margin`). ``checked_scaling``: the
     checkpoint's scaling of the answer's confidence after the checks
     (``Verifier.checked_scaling``, :func:`wikicheck.verifier.model.scaled_confidence`), applied
-    where the checks judge 3-way answers on retrieved evidence; the label stays, only how sure
-    it is shown changes."""
+    where the checks judge 3-way answers on retrieved evidence; the label stays, unless on
+    evidence without sentences it is then shown as less likely than NOT ENOUGH INFO
+    (:func:`~wikicheck.verifier.sufficiency.checked_answer`)."""
     label, probs = p.label, dict(p.probabilities)
     before: dict[str, float] | None = None
     applied = None
@@ -377,8 +379,16 @@ def decide(
             before = before or probs
             label, probs = checked, checked_probs or probs
         if options.labels == 3 and not options.oracle and checked_scaling:
-            pooled = agreeing_with(label, probs)
-            probs = scaled_confidence(label, pooled, checked_scaling, j.checks.score)
+            used = set(p.used)
+            read = [x for x in g.read_items if _element(x).id in used] or g.read_items
+            answer, shown_probs = checked_answer(
+                label, probs, checked_scaling, j.checks.score, read
+            )
+            if answer != label:
+                label_before_checks = label_before_checks or label
+                before = before or probs
+                label = answer
+            probs = shown_probs
     result = CheckResult(
         id=g.claim.id,
         claim=g.claim.claim,
