@@ -474,9 +474,9 @@ def test_of_tables_sharing_as_many_words_the_claims_is_the_one_its_program_reads
             for c, text in enumerate(row)
         ]  # fmt: skip
 
-    # both hold the claim's words, in a row of each; only the game log has the column it reads
-    notes = table(0, ["Game", "Notes"], [("1", "Joe Johnson: high ankle sprain, out 4 weeks, "
-                                               "points deducted"), ("2", "no notes")])  # fmt: skip
+    # both hold the claim's words under the same headers, in a row of each; only the game log
+    # has the game the claim reads
+    notes = table(0, ["Game", "High points"], [("1", "Joe Johnson, out 4 weeks"), ("2", "none")])
     log = table(1, ["Game", "High points"], [("3", "Joe Johnson (30)"), ("4", "Joe Johnson (25)")])
     claim = "In the 2008-09 Atlanta Hawks season, Joe Johnson had the high points in game 4."
     store = Store(notes + log)
@@ -485,6 +485,31 @@ def test_of_tables_sharing_as_many_words_the_claims_is_the_one_its_program_reads
     # where no table gives a program, retrieval's choice stands
     other = "In the 2008-09 Atlanta Hawks season, Joe Johnson was high on points in 4 games."
     assert claim_table(other, retrieved, store) == (page, 0, True)
+
+
+def test_of_tables_sharing_as_many_words_the_claims_is_the_one_whose_headers_it_names():
+    from wikicheck.verifier.predict import claim_table
+
+    page = "David Bowie"
+
+    def box(table: int, rows: list[tuple[str, str]]) -> list[Element]:
+        return [
+            Element(id=f"{page}_cell_{table}_{r}_1", page=page, type="cell", text=value,
+                    position=table * 100 + r, table=table, row=r, col=1,
+                    row_header_texts=[header])
+            for r, (header, value) in enumerate(rows, start=1)
+        ]  # fmt: skip
+
+    # the singer's infobox and the album's share three words each with the claim; only the
+    # album's has a row the claim names
+    singer = box(0, [("Born", "8 January 1947, London"), ("Genres", "rock, album rock")])
+    album = box(1, [("Recorded", "Trident Studios, London"), ("Genre", "folk rock")])
+    claim = "The rock album David Bowie was recorded in London."
+    retrieved = singer  # retrieval read the singer's more
+    assert claim_table(claim, retrieved + album[:1], Store(singer + album)) == (page, 1, True)
+    # a claim naming no row of either: retrieval's choice
+    other = "David Bowie made rock in London."
+    assert claim_table(other, retrieved + album[:1], Store(singer + album)) == (page, 0, True)
 
 
 def test_of_two_named_pages_the_claims_table_is_on_the_more_specific_one():
