@@ -1887,6 +1887,25 @@ def test_a_team_given_the_other_side_of_its_game_is_refuted():
     assert execute("10.12 (72) be the home team 's score at mcg", cells).label == SUPPORTS
 
 
+def test_rows_a_team_is_named_in_are_those_of_the_side_the_claim_gives_it():
+    cells = table_elements(
+        "february", [["date", "visitor", "score", "home", "record"],
+                     ["13 february 2005", "spurs", "92 - 96", "heat", "40 - 12"],
+                     ["16 february 2005", "spurs", "101 - 78", "hornets", "41 - 12"],
+                     ["23 february 2005", "rockets", "81 - 99", "spurs", "42 - 12"]]
+    )  # fmt: skip
+    verdict = execute("the spur play at home on 16 february 2005 , and on 13 february 2005", cells)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert verdict.program.startswith("rows(home == 'spurs')")
+    # either side where the claim gives none, and the side it gives where the team is there
+    said = "the spur play on 16 february 2005 , and on 13 february 2005"
+    assert execute(said, cells).label == SUPPORTS
+    verdict = execute("the spur play at home on 23 february 2005", cells)
+    assert (verdict.label, verdict.program) == (
+        SUPPORTS, "home[23 february 2005] = 'spurs'; claimed 'spurs'"
+    )  # fmt: skip
+
+
 def test_before_or_after_orders_two_named_rows_by_their_dates_or_years():
     colleges = table_elements(
         "colleges", [["institution", "location", "founded", "enrollment"],

@@ -116,6 +116,22 @@ def _wrong_side(claim: Claim, t: TableGrid, value: str, cols: set[int]) -> tuple
     return None
 
 
+def _stated_side(claim: Claim, t: TableGrid, value: str, cols: set[int]) -> set[int]:
+    """Of ``cols``, the columns of the side the claim gives ``value`` right after naming it
+    ("the spur play at home on 16 february 2005": the home column, not the visitor's); empty
+    where it gives none, the table has no column per side, or neither of ``cols`` is that
+    side's."""
+    sides = _side_columns(t)
+    words = tokenize(value)
+    if not sides or not any(w[:1].isalpha() for w in words):
+        return set()
+    for i in span_starts(claim.tokens, words):
+        side = _side_stated(claim.tokens, i + len(words))
+        if side and cols & sides[side]:
+            return cols & sides[side]
+    return set()
+
+
 def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     """ "<row> ... <value>": one row named by a cell unique in its column, and a value the claim
     states in another column; the value must be that row's (a value of the same column found in
@@ -242,14 +258,22 @@ def lookup(claim: Claim, t: TableGrid) -> Verdict | None:
     if relative & _ORDER and any(_ordered_by(claim, t, v) for _, v in column_rows):
         return None  # "chicago be the visiting team after december 6": another row's value
     if stated and not free:  # a stated number the row does not hold leaves it undecided
-        held_cells = [(c, v) for c, v in stated if row in column_rows[(c, v)]] or stated[:1]
+        said = {v for _, v in stated}
+        held_cells = (
+            [(c, v) for c, v in stated if row in column_rows[(c, v)]]
+            # a stated value the row holds in a column naming it ("the spurs play at home on
+            # 23 february": the row's home cell, not another row's visitor cell)
+            or [(c, v) for (c, v), rs in column_rows.items() if v in said and row in rs]
+            or stated[:1]
+        )
         held_cells.sort(key=_said_at(claim))
         held_in: dict[str, set[int]] = {}
         for c, v in held_cells:
             if as_number(tokenize(v)[0]) is None:  # "car number 31 finish in last place"
                 held_in.setdefault(v, set()).add(c)
         misplaced = _misplaced(claim, t, held_in)
-        if misplaced is not None:
+        if misplaced is not None and t.rows[row].get(misplaced[1]) != misplaced[0]:
+            # (the row holding the value in the column the claim names is no misplacement)
             # "i feel good be written by stephen cragg": he directed it
             v, c = misplaced
             have = _shown_cell(t.rows[row].get(c, ""))
@@ -1036,6 +1060,8 @@ def match(claim: Claim, t: TableGrid) -> Verdict | None:
     columns: dict[str, set[int]] = {}
     for c, v in rows_of:
         columns.setdefault(v, set()).add(c)
+    for v, cols in columns.items():
+        columns[v] = _stated_side(claim, t, v, cols) or cols
     texts = {v: tokenize(v) for v in columns}
     values = [
         v
