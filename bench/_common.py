@@ -218,10 +218,8 @@ def checks_again(
                                   similarity=similarity)  # fmt: skip
     if isinstance(new.get("probabilities"), dict) and checked_scaling:
         label, given = new["predicted_label"], new["probabilities"]
-        used = set(read_evidence_of(row))
-        read = [x for x in elements if getattr(x, "element", x).id in used] or elements
         answer, new["probabilities"] = checked_answer(
-            label, given, checked_scaling, check.score, read
+            label, given, checked_scaling, check.score, elements, read_evidence_of(row)
         )
         if answer != label:  # as decide: the label and probabilities the checks were given kept
             new.setdefault("label_before_checks", label)

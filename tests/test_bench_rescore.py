@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench._common import checks_again
+from tests.pages import cell_element
 from wikicheck.annotations import Claim
 from wikicheck.check.pipeline import CheckOptions, Gathered, decide, judge
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
@@ -54,10 +55,11 @@ def test_checks_again_gives_the_row_decide_gave(claim, evidence, label, changed,
 def test_checks_again_gives_the_not_enough_info_decide_gave_on_a_table():
     race = "1950 Italian Grand Prix"
     cells = [
-        Element(id=f"{race}_cell_0_1_{c}", page=race, type="cell", text=text, position=c,
-                table=0, row=1, col=c, col_header_texts=[header])
-        for c, (text, header) in enumerate([("Alberto Ascari", "Driver"), ("Ferrari", "Constructor")])
-    ]  # fmt: skip
+        cell_element(race, 1, c, text, ch=[header])
+        for c, (text, header) in enumerate(
+            [("Alberto Ascari", "Driver"), ("Ferrari", "Constructor")]
+        )
+    ]
     scaling = {"verdict": (1.0, -3.0, 1.0), "nei": (0.05, 3.56, -6.71)}
     probs = {SUPPORTS: 0.1, REFUTES: 0.5, NEI: 0.4}
     row = _row("Alberto Ascari drove a Ferrari at the 1950 Italian Grand Prix.", cells, REFUTES,

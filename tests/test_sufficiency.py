@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages import infobox_elements
+from tests.pages import cell_element, infobox_elements
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element
 from wikicheck.verifier.sufficiency import (
     apply_evidence_checks,
@@ -403,10 +403,11 @@ def test_a_spaced_span_holds_its_years_and_a_count_of_four_digits_is_no_year():
 def test_a_verdict_shown_below_not_enough_info_on_tables_is_not_enough_info():
     race = "1950 Italian Grand Prix"
     cells = [
-        Element(id=f"{race}_cell_0_1_{c}", page=race, type="cell", text=text, position=c,
-                table=0, row=1, col=c, col_header_texts=[header])
-        for c, (text, header) in enumerate([("Alberto Ascari", "Driver"), ("Ferrari", "Constructor")])
-    ]  # fmt: skip
+        cell_element(race, 1, c, text, ch=[header])
+        for c, (text, header) in enumerate(
+            [("Alberto Ascari", "Driver"), ("Ferrari", "Constructor")]
+        )
+    ]
     sentence = _sentence(race, "Alberto Ascari finished second.")
     scaling = {"verdict": (1.0, -3.0, 1.0), "nei": (1.0, 0.0, 0.0)}
     unsure = {SUPPORTS: 0.1, REFUTES: 0.5, NEI: 0.4}

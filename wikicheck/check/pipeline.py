@@ -379,10 +379,8 @@ def decide(
             before = before or probs
             label, probs = checked, checked_probs or probs
         if options.labels == 3 and not options.oracle and checked_scaling:
-            used = set(p.used)
-            read = [x for x in g.read_items if _element(x).id in used] or g.read_items
             answer, shown_probs = checked_answer(
-                label, probs, checked_scaling, j.checks.score, read
+                label, probs, checked_scaling, j.checks.score, g.read_items, p.used
             )
             if answer != label:
                 label_before_checks = label_before_checks or label

@@ -913,9 +913,7 @@ def apply_evidence_checks(
     expand = store_expander(store) if store is not None else None
     if similarity is None:  # the retrieval's top, read before the window cuts it
         similarity = evidence_similarity(evidence)
-    if used is not None:
-        keep = set(used)
-        evidence = [x for x in evidence if _element(x).id in keep] or list(evidence)
+    evidence = _read(evidence, used)
     check = check_evidence(claim, evidence, expand=expand, model=model, similarity=similarity)
     row["sufficient"] = check.sufficient
     row["sufficiency"] = check.to_dict()
@@ -987,11 +985,13 @@ def checked_answer(
     scaling: dict[str, tuple[float, float, float]],
     sufficiency: float,
     evidence: Sequence[Element | Evidence],
+    used: Sequence[str] | None = None,
 ) -> tuple[str, dict[str, float]]:
     """The answer and the probabilities shown once the checked scaling
     (:func:`~wikicheck.verifier.model.scaled_confidence`) has said how sure the checked answer
     is: on evidence without sentences (tables, infoboxes), a verdict shown as less likely than
-    NOT ENOUGH INFO is NOT ENOUGH INFO, the answer the numbers shown rank first.
+    NOT ENOUGH INFO is NOT ENOUGH INFO, the answer the numbers shown rank first. ``used``: the
+    ids the model read of ``evidence`` (all of it when None), as for the checks.
 
     Why not on sentences: there a REFUTES the scaling puts below NOT ENOUGH INFO is mostly a
     claim the sentences contradict, not one they are silent on (FEVEROUS-S tune claims
@@ -999,9 +999,24 @@ def checked_answer(
     tables it is mostly silence (the table benchmark's tune part: with the tables 3-way
     accuracy 0.779 -> 0.783, without them NOT ENOUGH INFO 0.775 -> 0.783)."""
     shown = scaled_confidence(label, agreeing_with(label, probabilities), scaling, sufficiency)
-    if label != NEI and shown.get(NEI, 0.0) > shown.get(label, 0.0) and not has_sentences(evidence):
+    if (
+        label != NEI
+        and shown.get(NEI, 0.0) > shown.get(label, 0.0)
+        and not has_sentences(_read(evidence, used))
+    ):
         return NEI, shown
     return label, shown
+
+
+def _read(
+    evidence: Sequence[Element | Evidence], used: Sequence[str] | None
+) -> list[Element | Evidence]:
+    """The evidence the model read (``used``: its ids), or all of it when none is known or none
+    of the ids is in it."""
+    if used is None:
+        return list(evidence)
+    keep = set(used)
+    return [x for x in evidence if _element(x).id in keep] or list(evidence)
 
 
 def checked_probabilities(
