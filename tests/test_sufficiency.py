@@ -416,8 +416,16 @@ def test_a_verdict_shown_below_not_enough_info_on_tables_is_not_enough_info():
     assert shown[REFUTES] == pytest.approx(0.109, abs=1e-3)
     assert label == NEI and max(shown, key=shown.get) == NEI
     assert sum(shown.values()) == pytest.approx(1.0, abs=3e-6)
-    # beside a sentence the answer stands (a contradiction there is mostly right), same numbers
-    assert checked_answer(REFUTES, unsure, scaling, 0.9, [*cells, sentence]) == (REFUTES, shown)
+    # beside a sentence the answer stands (a contradiction there is mostly right), shown with no label above it: at 0.109 no split keeps it first, so every label is a third
+    label, beside = checked_answer(REFUTES, unsure, scaling, 0.9, [*cells, sentence])
+    assert label == REFUTES and list(beside.values()) == [0.333333] * 3
+    # where it can, the answer keeps its calibrated number and the label above comes down to it
+    label, beside = checked_answer(REFUTES, unsure, scaling, 2.5, [*cells, sentence])
+    assert label == REFUTES and beside[REFUTES] == beside[NEI] > beside[SUPPORTS]
+    assert beside[REFUTES] == round(
+        checked_answer(REFUTES, unsure, scaling, 2.5, cells)[1][REFUTES], 6
+    )
+    assert sum(beside.values()) == pytest.approx(1.0, abs=3e-6)
     # a verdict still shown first stays
     sure = {SUPPORTS: 0.05, REFUTES: 0.9, NEI: 0.05}
     label, shown = checked_answer(REFUTES, sure, scaling, 0.9, cells)

@@ -2750,3 +2750,75 @@ def test_only_a_slip_inside_a_long_word_is_corrected():
     assert fix(["plyaer"], grid) == ["player"]  # two letters swapped inside the word
     assert fix(["ernei"], grid) == ["ernei"]  # under six letters
     assert fix(["pleyar"], grid) == ["pleyar"]  # two slips
+
+
+def test_a_lemmatised_claim_names_the_cell_it_writes_in_another_form():
+    cells = table_elements(
+        "episodes", [["title", "director", "original air date"],
+                     ["rock the kasbah", "rich correll", "april 16 , 2010"],
+                     ["mean chicks", "rich correll", "june 11 , 2010"],
+                     ["floating life", "clara law", "may 7 , 2010"]]
+    )  # fmt: skip
+    # "mean" inside a title it names asks for no average; "chick" is the plural cell
+    verdict = execute("the original air date of mean chick be april 16 , 2010", cells)
+    assert (verdict.op, verdict.label) == ("match", REFUTES)
+    assert "mean chicks" in verdict.program
+    assert execute("the original air date of mean chick be june 11 , 2010", cells).label == SUPPORTS
+    verdict = execute("the director of float life be clara law", cells)  # "floating"
+    assert verdict.label == SUPPORTS and "floating life" in verdict.program
+    assert execute("the director of float life be rich correll", cells).label == REFUTES
+    # a cue word outside the cell still asks for its operation
+    grid = TableGrid.from_cells(cells)
+    said = tokenize("the mean of mean chicks")
+    assert tables._cell_cues(said, grid.mentions(said), grid) == set()
+    said = tokenize("the date of mean chicks")
+    assert tables._cell_cues(said, grid.mentions(said), grid) == {"mean"}
+
+
+def test_only_one_cell_alike_once_singular_is_read_for_the_claims_words():
+    grid = TableGrid.from_cells(
+        table_elements("t", [["team", "nickname"], ["briar cliff", "chargers"],
+                             ["doane", "tigers"], ["york", "tiger"], ["dordt", "bulldogs"]])
+    )  # fmt: skip
+    fix = tables._with_plurals
+    assert fix(["the", "nickname", "bulldog"], grid) == ["the", "nickname", "bulldogs"]
+    assert fix(["the", "tiger"], grid) == ["the", "tiger"]  # a cell writes the singular
+    assert fix(["a", "charger"], grid) == ["a", "chargers"]
+    drafted = table_elements(
+        "draft", [["player", "nhl team", "junior team"],
+                  ["glen mikkelson", "minnesota north stars", "brandon wheat kings (wchl)"],
+                  ["denis meloche", "atlanta flames", "drummondville rangers (qmjhl)"],
+                  ["pierre roy", "atlanta flames", "quebec remparts (qmjhl)"],
+                  ["jean lamarre", "atlanta flames", "quebec remparts (omjhl)"]]
+    )  # fmt: skip
+    # a cell named without its bracketed qualifier, where one cell has that name
+    verdict = execute(
+        "the minnesota north star have the brandon wheat king as junior team", drafted
+    )
+    assert verdict.label == SUPPORTS and "brandon wheat kings (wchl)" in verdict.program
+    assert execute("denis meloche be from the brandon wheat king", drafted).label == REFUTES
+    grid = TableGrid.from_cells(drafted)
+    said = tokenize("the quebec rempart")  # two cells: neither is read for it
+    assert fix(said, grid) == said
+
+
+def test_scores_and_seasons_written_with_to_read_as_the_table_writes_them():
+    games = table_elements(
+        "games", [["home", "away", "score"], ["broadview hawks", "toronto eagles", "42 - 64"],
+                  ["ottawa swans", "hamilton wildcats", "49 - 80"]]
+    )  # fmt: skip
+    verdict = execute("the broadview hawk play the toronto eagle 42 to 64", games)
+    assert verdict.label == SUPPORTS and "42 - 64" in verdict.program
+    assert execute("the broadview hawk play the toronto eagle 44 to 64", games).label == REFUTES
+    players = table_elements(
+        "jazz", [["player", "position", "years for jazz"], ["kirk snyder", "guard", "2004 - 05"],
+                 ["fred saunders", "forward", "1977 - 78"], ["carey scurry", "forward", "1985 - 88"]]
+    )  # fmt: skip
+    grid = TableGrid.from_cells(players)
+    said = tokenize("kirk snyder play from 2004 to 2005")
+    assert tables._with_seasons(said, grid)[-3:] == ["2004", "-", "05"]
+    assert tables._with_seasons(tokenize("from 2003 to 2005"), grid) == tokenize(
+        "from 2003 to 2005"
+    )
+    assert tables._with_scores(said, grid) == said  # no column of scores: a span stays a span
+    assert execute("kirk snyder play forward from 2004 to 2005", players).label == REFUTES

@@ -57,7 +57,7 @@ from wikicheck.common.text import (
     stem_keys,
 )
 from wikicheck.model import NEI, REFUTES, SUPPORTS, Element, Evidence, headed_cells
-from wikicheck.verifier.model import agreeing_with, has_sentences, scaled_confidence
+from wikicheck.verifier.model import agreeing_with, has_sentences, led_by, scaled_confidence
 from wikicheck.verifier.opposites import OppositeCheck, check_opposites
 from wikicheck.verifier.slots import WinnerCheck, check_winner
 
@@ -997,7 +997,9 @@ def checked_answer(
     claim the sentences contradict, not one they are silent on (FEVEROUS-S tune claims
     301-600: with the pages, 12 of 13 such answers were right; without, 17 were wrong). On
     tables it is mostly silence (the table benchmark's tune part: with the tables 3-way
-    accuracy 0.779 -> 0.783, without them NOT ENOUGH INFO 0.775 -> 0.783)."""
+    accuracy 0.779 -> 0.783, without them NOT ENOUGH INFO 0.775 -> 0.783). A verdict kept
+    where another label is shown above it keeps its number and that label is lowered to it
+    (:func:`~wikicheck.verifier.model.led_by`)."""
     shown = scaled_confidence(label, agreeing_with(label, probabilities), scaling, sufficiency)
     if (
         label != NEI
@@ -1005,7 +1007,9 @@ def checked_answer(
         and not has_sentences(_read(evidence, used))
     ):
         return NEI, shown
-    return label, shown
+    # a verdict kept below another label (beside sentences, or SUPPORTS under REFUTES) is shown
+    # tied with it, at its own calibrated number: no label is shown above the answer
+    return label, led_by(label, shown)
 
 
 def _read(

@@ -33,7 +33,8 @@ from typing import TypeVar
 
 from rapidfuzz.distance import OSA
 
-from wikicheck.common.quantities import MONTH_WORDS, as_ordinal
+from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year
+from wikicheck.common.text import stem
 from wikicheck.model import REFUTES, SUPPORTS, Element
 from wikicheck.verifier.tables.counting import (
     compare_counts,
@@ -56,9 +57,15 @@ from wikicheck.verifier.tables.ranking import (
 )
 from wikicheck.verifier.tables.reading import bound, bound_all, lookup, match, named_row, record
 from wikicheck.verifier.tables.text import (
+    AVERAGE_WORDS,
     DEMONYMS,
+    LESS_WORDS,
+    MAX_WORDS,
+    MIN_WORDS,
+    MORE_WORDS,
     ORDINAL_WORDS,
     TITLE_MASK,
+    TOTAL_WORDS,
     as_number,
     parse_number,
     span_starts,
@@ -228,8 +235,29 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     toks = _with_corrected(toks, grid)
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
     toks = _with_numbered(_with_participles(_with_respelled(toks, grid), grid), grid)
-    words = set(toks) - {TITLE_MASK}
-    return Claim(toks, words, grid.mentions(toks), context), grid
+    toks = _with_seasons(_with_scores(_with_plurals(toks, grid), grid), grid)
+    mentions = grid.mentions(toks)
+    words = set(toks) - {TITLE_MASK} - _cell_cues(toks, mentions, grid)
+    return Claim(toks, words, mentions, context), grid
+
+
+#: Words that make an operation of a claim (a superlative, a comparison, a sum, an order).
+_CUE_WORDS = (
+    MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS
+    | frozenset("than before after prior earlier later until since following previous".split())
+)  # fmt: skip
+
+
+def _cell_cues(toks: list[str], mentions: list[tuple[int, int]], grid: TableGrid) -> set[str]:
+    """Cue words the claim writes only inside cells of two words or more that it names: "the
+    air date of mean chicks" names a title, asks for no average; "the most valuable player"
+    award asks for no maximum. They stay in the claim's tokens, out of its words."""
+    inside = {
+        i for r, c in mentions if len(cell := tokenize(grid.rows[r][c])) > 1
+        for a in span_starts(toks, cell) for i in range(a, a + len(cell))
+    }  # fmt: skip
+    cues = {w for i, w in enumerate(toks) if i in inside and w in _CUE_WORDS}
+    return cues - {w for i, w in enumerate(toks) if i not in inside}
 
 
 #: Contractions whose verb is not the word before "n't" ("can't", "won't").
@@ -397,13 +425,19 @@ def _with_numbered(toks: list[str], grid: TableGrid) -> list[str]:
 def _with_participles(toks: list[str], grid: TableGrid) -> list[str]:
     """A lemmatised claim's participle written as a cell of two words or more writes it: "the
     match against carlisle unite" is the cell "carlisle united", "the unite state" the cell
-    "united states" (no cell or header writes the claim's form)."""
+    "united states", "the film float life" the cell "floating life" (no cell or header writes
+    the claim's form)."""
     texts, words = _cells_and_words(grid)
     forms: dict[str, set[str]] = {}
     for w in words:
         if len(w) > 4 and w.endswith("ed"):
-            for lemma in {w[:-1], w[:-2]} - words:
-                forms.setdefault(lemma, set()).add(w)
+            lemmas = {w[:-1], w[:-2]}
+        elif len(w) > 5 and w.endswith("ing"):
+            lemmas = {w[:-3], w[:-3] + "e"} | ({w[:-4]} if w[-4] == w[-5] else set())
+        else:
+            continue
+        for lemma in lemmas - words:
+            forms.setdefault(lemma, set()).add(w)
     if not forms.keys() & set(toks):
         return toks
     cells = [cell for text in texts if len(cell := tokenize(text)) > 1]
@@ -420,6 +454,108 @@ def _with_participles(toks: list[str], grid: TableGrid) -> list[str]:
         }
         if len(written) == 1:
             out[i] = written.pop()
+    return out
+
+
+def _with_plurals(toks: list[str], grid: TableGrid) -> list[str]:
+    """A lemmatised claim's singular written as the cell it stands for: "the original air date
+    of mean chick" is the cell "mean chicks", "the indiana pacer" the cell "indiana pacers".
+    Only a cell that no other cell writes alike once each word is made singular (:func:`stem`),
+    of two words or more or of one word of six letters or more whose singular no cell or header
+    writes ("the nickname bulldog": "bulldogs"), where the claim does not write a cell there
+    already. A cell with a qualifier in brackets is also named without it ("the brandon wheat
+    king" is the cell "brandon wheat kings (wchl)")."""
+    texts, words = _cells_and_words(grid)
+    written = {tuple(tokenize(text)) for text in texts}
+    alike: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for cell in written:
+        key = tuple(stem(w) for w in cell)
+        if key != cell and (len(cell) > 1 or (len(cell[0]) > 5 and key[0] not in words)):
+            alike.setdefault(key, set()).add(cell)
+        base = _without_qualifier(cell)
+        if len(base) > 1 and base not in written:
+            alike.setdefault(tuple(stem(w) for w in base), set()).add(cell)
+    if not alike:
+        return toks
+    out = list(toks)
+    stems = [stem(w) for w in toks]
+    for key, cells in alike.items():
+        if len(cells) != 1:
+            continue
+        (cell,) = cells
+        n = len(key)
+        for i in reversed(range(len(out) - n + 1)):
+            span = tuple(out[i : i + n])
+            if tuple(stems[i : i + n]) == key and span not in written:
+                out[i : i + n] = cell
+    return out
+
+
+def _without_qualifier(cell: tuple[str, ...]) -> tuple[str, ...]:
+    """A tokenised cell without a trailing qualifier in brackets ("(wchl)", "(df)")."""
+    if len(cell) > 2 and cell[-1] == ")" and "(" in cell:
+        return cell[: len(cell) - 1 - cell[::-1].index("(")]
+    return cell
+
+
+def _with_scores(toks: list[str], grid: TableGrid) -> list[str]:
+    """A score the claim writes with "to" written as the table writes scores: "beat the toronto
+    eagle 42 to 64" is "42 - 64" where a column's cells are such scores (two numbers joined by a
+    dash, not a span of years); "from 2004 to 2005" stays a span."""
+    if "to" not in toks:
+        return toks
+    scored = False
+    for c in grid.headers:
+        cells = [tokenize(row[c]) for row in grid.rows if row.get(c)]
+        pairs = [
+            x for x in cells if len(x) == 3 and x[1] == "-" and x[0].isdigit() and x[2].isdigit()
+        ]
+        if cells and 2 * len(pairs) > len(cells) and not any(bare_year(x[0]) for x in pairs):
+            scored = True
+            break
+    if not scored:
+        return toks
+    out = list(toks)
+    for i in range(1, len(toks) - 1):
+        a, b = toks[i - 1], toks[i + 1]
+        if toks[i] == "to" and a.isdigit() and b.isdigit() and not (bare_year(a) or bare_year(b)):
+            out[i] = "-"
+    return out
+
+
+def _with_seasons(toks: list[str], grid: TableGrid) -> list[str]:
+    """A span of years the claim writes with "to" written as the one cell that writes it as a
+    season: "from the year 2004 to 2005" is the cell "2004 - 05" (or "2004 - 2005")."""
+    if "to" not in toks:
+        return toks
+    seasons: dict[tuple[int, int], set[tuple[str, ...]]] = {}
+    for row in grid.rows:
+        for text in row.values():
+            cell = tokenize(text)
+            if len(cell) == 3 and cell[1] == "-" and (start := bare_year(cell[0])) is not None:
+                end = cell[2]
+                if end.isdigit() and len(end) == 2:
+                    end_year = (
+                        start - start % 100 + int(end) + (100 if int(end) < start % 100 else 0)
+                    )
+                elif end.isdigit() and len(end) == 4:
+                    end_year = int(end)
+                else:
+                    continue
+                seasons.setdefault((start, end_year), set()).add(tuple(cell))
+    if not seasons:
+        return toks
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        a, b = bare_year(toks[i]), bare_year(toks[i + 2]) if i + 2 < len(toks) else None
+        cells = seasons.get((a, b), set()) if a and b and toks[i + 1] == "to" else set()
+        if len(cells) == 1:
+            out += list(next(iter(cells)))
+            i += 3
+            continue
+        out.append(toks[i])
+        i += 1
     return out
 
 
