@@ -63,7 +63,9 @@ def test_superlative_without_a_named_row_checks_the_stated_extreme():
     assert _run("the highest score among usa player be 70") == ("superlative", SUPPORTS)
     # a bound on how many rows hold 70, not the extreme
     assert _run("at least 2 player score 70") == ("count", REFUTES)
-    assert _run("68 be the lowest score") is None  # a number before the superlative names a row
+    # a number opening "N be the lowest ..." states the extreme; one naming a row does not
+    assert _run("68 be the lowest score") == ("superlative", REFUTES)
+    assert _run("player 68 have the lowest score") is None
     # a number of games counts rows: it is not the extreme's value
     assert _run("the highest score be in 3 game") is None
 
@@ -2800,6 +2802,25 @@ def test_only_one_cell_alike_once_singular_is_read_for_the_claims_words():
     grid = TableGrid.from_cells(drafted)
     said = tokenize("the quebec rempart")  # two cells: neither is read for it
     assert fix(said, grid) == said
+    # a qualified name is longer than the claim's: the names after it are still found, and
+    # nothing else is taken for them
+    said = tokenize("glen mikkelson play 2 more game than denis meloche of the atlanta flame")
+    assert fix(said, grid) == tokenize(
+        "glen mikkelson play 2 more game than denis meloche of the atlanta flames"
+    )
+    said = tokenize("the brandon wheat king draft 2 more player than the atlanta flame")
+    assert fix(said, grid) == tokenize(
+        "the brandon wheat kings (wchl) draft 2 more player than the atlanta flames"
+    )
+
+
+def test_a_claim_opening_with_the_extremes_value_states_it():
+    assert _run("65 be the lowest score") == ("superlative", SUPPORTS)
+    assert _run("70 be the lowest score") == ("superlative", REFUTES)
+    assert tables._with_value_last(tokenize("65 be the lowest score")) == tokenize(
+        "the lowest score be 65"
+    )
+    assert tables._with_value_last(tokenize("65 be a low score")) == tokenize("65 be a low score")
 
 
 def test_scores_and_seasons_written_with_to_read_as_the_table_writes_them():

@@ -236,6 +236,7 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     toks = _with_countries(_with_ordinals(_with_initials(_with_not(toks, grid), grid), grid), grid)
     toks = _with_numbered(_with_participles(_with_respelled(toks, grid), grid), grid)
     toks = _with_seasons(_with_scores(_with_plurals(toks, grid), grid), grid)
+    toks = _with_value_last(toks)
     mentions = grid.mentions(toks)
     words = set(toks) - {TITLE_MASK} - _cell_cues(toks, mentions, grid)
     return Claim(toks, words, mentions, context), grid
@@ -478,17 +479,33 @@ def _with_plurals(toks: list[str], grid: TableGrid) -> list[str]:
     if not alike:
         return toks
     out = list(toks)
-    stems = [stem(w) for w in toks]
-    for key, cells in alike.items():
+    # the longest names first, then in their order: the same claim reads the same on any run
+    for key, cells in sorted(alike.items(), key=lambda kv: (-len(kv[0]), kv[0])):
         if len(cells) != 1:
             continue
         (cell,) = cells
         n = len(key)
+        stems = [stem(w) for w in out]  # a qualified cell is longer than its name
         for i in reversed(range(len(out) - n + 1)):
             span = tuple(out[i : i + n])
-            if tuple(stems[i : i + n]) == key and span not in written:
+            if tuple(stems[i : i + n]) != key or span in written:
+                continue
+            if tuple(out[i : i + len(cell)]) != cell:  # not the cell written whole
                 out[i : i + n] = cell
     return out
+
+
+def _with_value_last(toks: list[str]) -> list[str]:
+    """A claim that opens with the extreme's value written with the value last: "7168 be the
+    highest attendance" is "the highest attendance be 7168", the form that states a value."""
+    if (
+        len(toks) > 4
+        and as_number(toks[0]) is not None
+        and toks[1:3] == ["be", "the"]
+        and toks[3] in MAX_WORDS | MIN_WORDS
+    ):
+        return [*toks[2:], "be", toks[0]]
+    return toks
 
 
 def _without_qualifier(cell: tuple[str, ...]) -> tuple[str, ...]:
