@@ -331,10 +331,9 @@ def _with_initials(toks: list[str], grid: TableGrid) -> list[str]:
     return out
 
 
-def _cells_and_words(grid: TableGrid) -> tuple[set[str], set[str]]:
-    """The table's cell texts, and every word its cells and headers write."""
-    texts = {text for row in grid.rows for text in row.values()}
-    return texts, {w for text in texts | set(grid.headers.values()) for w in tokenize(text)}
+def _cells_and_words(grid: TableGrid) -> tuple[frozenset[str], frozenset[str]]:
+    """The table's cell texts, and every word its cells and headers write (read once per grid)."""
+    return grid.texts_and_words
 
 
 def _with_ordinals(toks: list[str], grid: TableGrid) -> list[str]:

@@ -329,6 +329,15 @@ class TableGrid:
         return [key for key in found if not inner(key)]
 
     @cached_property
+    def texts_and_words(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The cell texts, and every word the cells and headers write: what the claim's
+        readings (misspelt words, participles, plurals, ordinals, countries) look words up in,
+        built once per table instead of once per reading."""
+        texts = frozenset(text for row in self.rows for text in row.values())
+        words = frozenset(w for text in texts | set(self.headers.values()) for w in tokenize(text))
+        return texts, words
+
+    @cached_property
     def _year_cells(self) -> dict[int, list[tuple[int, int]]]:
         """Year -> its cells in the columns of years that name their rows: nearly every row
         gives a year, each year once (a career's seasons, a race's editions)."""
