@@ -15,6 +15,7 @@ from wikicheck.common.quantities import (
     quantities,
     same_day,
     same_value,
+    span_end,
     word_counts,
 )
 
@@ -133,3 +134,11 @@ def test_counts_written_as_words_name_what_they_count():
     # a name, a share of a group and a lone "one" are no counts
     counts = word_counts("Party of Five ran for two of its six years; one label.")
     assert [(q.text, q.value, q.noun) for q in counts] == [("six years", 6.0, "years")]
+
+
+def test_a_span_of_years_ends_in_the_year_its_second_half_names():
+    assert span_end(1994, "95") == 1995
+    assert span_end(1999, "00") == 2000  # across a century
+    assert span_end(2001, "2002") == 2002
+    assert span_end(2018, "18") == 2018
+    assert span_end(1994, "5") is None and span_end(1994, "9a") is None

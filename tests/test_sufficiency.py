@@ -228,6 +228,13 @@ def test_a_season_is_not_contradicted_by_one_of_its_years():
         f"Dinamo Minsk finished first in the 1994-95 season before the {title}.", ev
     )
     assert not check.conflicts and check.matched == ["1994", "1995"]  # the span holds 1995
+    # a season across a century holds the next century's first year
+    turn = "2000 Belarusian Premier League"
+    ev_turn = [_sentence(turn, f"{turn} was the tenth season of top-tier football in Belarus.")]
+    check = check_numbers(
+        f"Dinamo Minsk finished first in the 1999-00 season before the {turn}.", ev_turn
+    )
+    assert not check.conflicts and check.matched == ["1999", "2000"]
     # a year stated alone is another season
     check = check_numbers(f"Dinamo Minsk finished first in the 1994 season before the {title}.", ev)
     assert check.conflicts[0]["claimed"] == "1994"

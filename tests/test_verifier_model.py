@@ -698,13 +698,44 @@ def test_shown_probabilities_never_rank_another_label_above_the_verdict():
         assert sum(out.values()) == pytest.approx(1.0, abs=3e-6)
 
 
+def test_a_kept_verdict_keeps_its_number_and_no_label_is_shown_above_it():
+    import random
+
+    from wikicheck.verifier.model import led_by
+
+    # REFUTES kept below NOT ENOUGH INFO: NEI comes down to it, the excess goes to SUPPORTS
+    shown = led_by(REFUTES, {SUPPORTS: 0.1, REFUTES: 0.4, NEI: 0.5})
+    assert shown == {SUPPORTS: 0.2, REFUTES: 0.4, NEI: 0.4}
+    assert led_by(NEI, {SUPPORTS: 0.1, REFUTES: 0.4, NEI: 0.5}) == {
+        SUPPORTS: 0.1, REFUTES: 0.4, NEI: 0.5
+    }  # fmt: skip
+    # under 1/3 no split keeps it first: every label at 1/3
+    assert set(led_by(SUPPORTS, {SUPPORTS: 0.2, REFUTES: 0.5, NEI: 0.3}).values()) == {0.333333}
+    # numbers that do not sum to 1 with nothing below the verdict: no mass is lost
+    assert led_by(SUPPORTS, {SUPPORTS: 0.34, REFUTES: 0.34, NEI: 0.4}) == {
+        SUPPORTS: 0.333333, REFUTES: 0.333333, NEI: 0.333333
+    }  # fmt: skip
+    rng = random.Random(2)
+    for _ in range(2000):
+        raw = [rng.random() for _ in range(3)]
+        p = dict(zip((SUPPORTS, REFUTES, NEI), (x / sum(raw) for x in raw), strict=True))
+        label = rng.choice((SUPPORTS, REFUTES, NEI))
+        out = led_by(label, p)
+        assert out[label] >= max(out.values()) - 1e-9
+        assert sum(out.values()) == pytest.approx(1.0, abs=3e-6)
+        if p[label] >= 1 / 3:
+            assert out[label] == pytest.approx(p[label], abs=1e-6)
+
+
 @pytest.mark.slow
 def test_predict_shows_a_margin_kept_verdict_with_the_largest_probability(tmp_path):
     import json
 
     page = _table_page()
     sentences = [e for e in page if e.type == "sentence"]
-    path = _tiny(tmp_path, {0: "entailment", 1: "neutral", 2: "contradiction"})
+    # weights whose own verdict is NOT ENOUGH INFO (its largest share), whatever ran before
+    labels = {0: "entailment", 1: "neutral", 2: "contradiction"}
+    path = tiny_checkpoint(tmp_path / "tiny", labels, seed=9)
     item = [("Bob is 40.", sentences)]
     (own,) = Verifier.load(path, device="cpu", max_length=32).predict(item, labels=3)
     # a margin no NOT ENOUGH INFO can clear, then a tiny model's near-uniform NEI share is raised

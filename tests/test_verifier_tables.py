@@ -2842,4 +2842,9 @@ def test_scores_and_seasons_written_with_to_read_as_the_table_writes_them():
         "from 2003 to 2005"
     )
     assert tables._with_scores(said, grid) == said  # no column of scores: a span stays a span
+    turn = TableGrid.from_cells(table_elements("t", [["player", "years"], ["a b", "1999 - 00"]]))
+    assert tables._with_seasons(tokenize("a b play from 1999 to 2000"), turn)[-3:] == [
+        "1999", "-", "00"
+    ]  # fmt: skip
+    assert tables._with_seasons(tokenize("a b play from 1999 to 1900"), turn)[-1] == "1900"
     assert execute("kirk snyder play forward from 2004 to 2005", players).label == REFUTES

@@ -16,9 +16,18 @@ NLI_LABELS = {0: "entailment", 1: "neutral", 2: "contradiction"}
 
 
 def tiny_checkpoint(
-    path: Path, id2label: dict[int, str] | None = None, *, max_positions: int = 512
+    path: Path,
+    id2label: dict[int, str] | None = None,
+    *,
+    max_positions: int = 512,
+    seed: int | None = None,
 ) -> Path:
-    """Write the tiny model to ``path`` (labels: ``id2label``, else BERT's two defaults)."""
+    """Write the tiny model to ``path`` (labels: ``id2label``, else BERT's two defaults).
+
+    ``seed`` draws its random weights from their own generator (the global one untouched), for a
+    test whose claim depends on what the weights say."""
+    import torch
+
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
     from wikicheck.verifier.train import base_model_path
@@ -38,6 +47,10 @@ def tiny_checkpoint(
         max_position_embeddings=max_positions,
         **labels,
     )
-    BertForSequenceClassification(cfg).save_pretrained(str(path))
+    with torch.random.fork_rng(enabled=seed is not None):
+        if seed is not None:
+            torch.manual_seed(seed)
+        model = BertForSequenceClassification(cfg)
+    model.save_pretrained(str(path))
     tok.save_pretrained(str(path))
     return path

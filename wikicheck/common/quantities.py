@@ -33,6 +33,7 @@ __all__ = [
     "parse_date",
     "find_dates",
     "same_day",
+    "span_end",
     "parse_number",
     "quantities",
     "word_counts",
@@ -233,6 +234,17 @@ def bare_year(text: str) -> int | None:
     """A cell that is a year and nothing else (1600-2099), as its number."""
     t = text.strip()
     return int(t) if _BARE_YEAR.fullmatch(t) else None
+
+
+def span_end(start: int, end: str) -> int | None:
+    """The last year of a span of years written from ``start`` to ``end``: "1999 - 00" ends in
+    2000, "1994 - 95" in 1995, "2001 - 2002" in 2002; None unless ``end`` is two or four digits."""
+    if not end.isdigit() or len(end) not in (2, 4):
+        return None
+    if len(end) == 4:
+        return int(end)
+    year = start - start % 100 + int(end)
+    return year + 100 if year < start else year
 
 
 def numbers(text: str) -> list[float]:

@@ -366,6 +366,8 @@ def led_by(label: str, probs: dict[str, float]) -> dict[str, float]:
         return {k: round(1.0 / len(out), 6) for k in out}
     excess = sum(v - p for v in out.values() if v > p)
     room = {k: p - v for k, v in out.items() if v < p}
+    if not room:  # only where ``probs`` does not sum to 1: no label below to take the excess
+        return {k: round(1.0 / len(out), 6) for k in out}
     total = sum(room.values())
     for k, v in out.items():
         if v > p:

@@ -45,6 +45,7 @@ from wikicheck.common.quantities import (
     Quantity,
     quantities,
     same_value,
+    span_end,
     word_counts,
 )
 from wikicheck.common.text import (
@@ -834,8 +835,7 @@ def _seasons(text: str, found: list[Quantity]) -> tuple[dict[int, tuple[int, int
         if a.kind != "year" or b.kind not in ("year", "number") or len(b.text) not in (2, 4):
             continue
         if between.strip() in ("-", "\u2013", "/") and a.year is not None:  # "2007 - 2008" too
-            last = int(b.text) if len(b.text) == 4 else a.year // 100 * 100 + int(b.text)
-            spans[a.start] = (a.year, last)
+            spans[a.start] = (a.year, span_end(a.year, b.text) or a.year)
             halves.add(b.start)
     return spans, halves
 

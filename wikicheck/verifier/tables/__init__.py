@@ -33,7 +33,7 @@ from typing import TypeVar
 
 from rapidfuzz.distance import OSA
 
-from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year
+from wikicheck.common.quantities import MONTH_WORDS, as_ordinal, bare_year, span_end
 from wikicheck.common.text import stem
 from wikicheck.model import REFUTES, SUPPORTS, Element
 from wikicheck.verifier.tables.counting import (
@@ -44,7 +44,7 @@ from wikicheck.verifier.tables.counting import (
     shape,
     top,
 )
-from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict
+from wikicheck.verifier.tables.grid import Claim, TableGrid, Verdict, is_season
 from wikicheck.verifier.tables.ranking import (
     aggregate,
     compare,
@@ -55,17 +55,21 @@ from wikicheck.verifier.tables.ranking import (
     superlative,
     timing,
 )
-from wikicheck.verifier.tables.reading import bound, bound_all, lookup, match, named_row, record
+from wikicheck.verifier.tables.reading import (
+    OPERATION_WORDS,
+    bound,
+    bound_all,
+    lookup,
+    match,
+    named_row,
+    record,
+)
 from wikicheck.verifier.tables.text import (
-    AVERAGE_WORDS,
     DEMONYMS,
-    LESS_WORDS,
     MAX_WORDS,
     MIN_WORDS,
-    MORE_WORDS,
     ORDINAL_WORDS,
     TITLE_MASK,
-    TOTAL_WORDS,
     as_number,
     parse_number,
     span_starts,
@@ -242,13 +246,6 @@ def _parse(claim: str, cells: Sequence[Element]) -> tuple[Claim, TableGrid] | No
     return Claim(toks, words, mentions, context), grid
 
 
-#: Words that make an operation of a claim (a superlative, a comparison, a sum, an order).
-_CUE_WORDS = (
-    MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS
-    | frozenset("than before after prior earlier later until since following previous".split())
-)  # fmt: skip
-
-
 def _cell_cues(toks: list[str], mentions: list[tuple[int, int]], grid: TableGrid) -> set[str]:
     """Cue words the claim writes only inside cells of two words or more that it names: "the
     air date of mean chicks" names a title, asks for no average; "the most valuable player"
@@ -257,7 +254,7 @@ def _cell_cues(toks: list[str], mentions: list[tuple[int, int]], grid: TableGrid
         i for r, c in mentions if len(cell := tokenize(grid.rows[r][c])) > 1
         for a in span_starts(toks, cell) for i in range(a, a + len(cell))
     }  # fmt: skip
-    cues = {w for i, w in enumerate(toks) if i in inside and w in _CUE_WORDS}
+    cues = {w for i, w in enumerate(toks) if i in inside and w in OPERATION_WORDS}
     return cues - {w for i, w in enumerate(toks) if i not in inside}
 
 
@@ -547,18 +544,9 @@ def _with_seasons(toks: list[str], grid: TableGrid) -> list[str]:
     seasons: dict[tuple[int, int], set[tuple[str, ...]]] = {}
     for row in grid.rows:
         for text in row.values():
-            cell = tokenize(text)
-            if len(cell) == 3 and cell[1] == "-" and (start := bare_year(cell[0])) is not None:
-                end = cell[2]
-                if end.isdigit() and len(end) == 2:
-                    end_year = (
-                        start - start % 100 + int(end) + (100 if int(end) < start % 100 else 0)
-                    )
-                elif end.isdigit() and len(end) == 4:
-                    end_year = int(end)
-                else:
-                    continue
-                seasons.setdefault((start, end_year), set()).add(tuple(cell))
+            if is_season(cell := tokenize(text)):
+                start = int(cell[0])
+                seasons.setdefault((start, span_end(start, cell[2])), set()).add(tuple(cell))
     if not seasons:
         return toks
     out: list[str] = []

@@ -270,7 +270,7 @@ class TableGrid:
         """A row's name for a program: its first non-numeric cell."""
         cells = self.rows[row]
         for c in sorted(cells):
-            if cells[c] and (parse_number(cells[c]) is None or _is_season(tokenize(cells[c]))):
+            if cells[c] and (parse_number(cells[c]) is None or is_season(tokenize(cells[c]))):
                 return cells[c]
         return f"row {row + 1}"
 
@@ -616,7 +616,7 @@ def _is_score(toks: list[str]) -> bool:
     return len(toks) >= 3 and "-" in toks and as_number(toks[0]) is not None
 
 
-def _is_season(toks: list[str]) -> bool:
+def is_season(toks: list[str]) -> bool:
     """A season or a span of years ("1999 - 00", "2001 - 2002"): the name a program gives its
     row (:meth:`TableGrid.name`)."""
     if len(toks) != 3 or toks[1] != "-" or not all(t.isdigit() for t in toks[::2]):

@@ -53,6 +53,13 @@ _RELATIVE = frozenset(
 #: Words that order rows ("taken prior to grammar"): a match of values does not decide them.
 _ORDER = frozenset("before after prior earlier later until since following previous".split())
 
+#: Words that make an operation of a claim (a superlative, a comparison, a sum, an order): a
+#: claim holding one is no plain match of values.
+OPERATION_WORDS = (
+    MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS | _ORDER
+    | frozenset({"than"})
+)  # fmt: skip
+
 #: A side of a game, by the words of its column's header ("home team", "away team", "visitor").
 _SIDE_WORDS = {"home": frozenset({"home"}), "away": frozenset({"away", "visitor", "visiting"})}
 #: Where a claim states a team's side right after the team: "geelong play at home", "olimpia be
@@ -1052,9 +1059,7 @@ def match(claim: Claim, t: TableGrid) -> Verdict | None:
     in one column together ("A and B be both in the second division") must each share a row with
     the other values. A stated number must be in a matching row.
     """
-    if claim.words & (
-        MAX_WORDS | MIN_WORDS | MORE_WORDS | LESS_WORDS | TOTAL_WORDS | AVERAGE_WORDS | _ORDER
-    ) or ("than" in claim.words):
+    if claim.words & OPERATION_WORDS:
         return None
     rows_of = rows_by_mention(claim, t)
     columns: dict[str, set[int]] = {}
