@@ -27,7 +27,6 @@ def tiny_checkpoint(
     ``seed`` draws its random weights from their own generator (the global one untouched), for a
     test whose claim depends on what the weights say."""
     import torch
-
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
     from wikicheck.verifier.train import base_model_path
