@@ -1,8 +1,10 @@
-"""Shared bits for benchmarks: the header every benchmark prints (command, commit, machine), and
-running a command while sampling its process tree (wall, CPU, peak RSS)."""
+"""Shared bits for benchmarks: the header every benchmark prints (command, commit, machine),
+running a command while sampling its process tree (wall, CPU, peak RSS), and the interval of
+an accuracy."""
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import resource
@@ -12,6 +14,18 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+
+def wilson(right: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share ``right / n`` (95% at the default ``z``): how far a
+    benchmark's accuracy on a few hundred claims may sit from the rate it estimates; unlike
+    p +- z*se it stays inside [0, 1] and is not empty at 0 or n."""
+    if n <= 0:
+        raise ValueError("an interval needs at least one claim")
+    p, z2 = right / n, z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
 
 
 def header() -> str:

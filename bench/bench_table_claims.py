@@ -75,7 +75,7 @@ from types import SimpleNamespace
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench._common import checks_again, header  # noqa: E402
+from bench._common import checks_again, header, wilson  # noqa: E402
 from wikicheck.annotations import read_evidence_of  # noqa: E402
 from wikicheck.common.split import split_hash  # noqa: E402
 
@@ -257,6 +257,7 @@ def summary(
     out: dict = {"n": n}
     if n:
         out["present_accuracy"] = round(acc / n, 4)
+        out["present_accuracy_interval"] = wilson(acc, n)
         out["present_accuracy_model"] = round(acc_model / n, 4)
         out["present_labels"] = dict(Counter(r["predicted_label"] for r in present))
         for k in ("page", "table", "window", "read"):
@@ -266,7 +267,9 @@ def summary(
             out["present_accuracy_override"] = round(right / n, 4)
     if m:
         out["absent_n"] = m
-        out["absent_nei"] = round(sum(r["predicted_label"] == NEI for r in absent) / m, 4)
+        nei = sum(r["predicted_label"] == NEI for r in absent)
+        out["absent_nei"] = round(nei / m, 4)
+        out["absent_nei_interval"] = wilson(nei, m)
         out["absent_nei_model"] = round(sum(model_label(r) == NEI for r in absent) / m, 4)
         out["absent_fired"] = sum(bool(r.get("rule")) for r in absent)
         if margin is not None:
@@ -602,10 +605,17 @@ def run_claims(claims: list, store, retriever, verifier) -> list[dict]:
 
 
 def rows_for(
-    claims: list[dict], index_dir: Path, out: Path, batch: int, *, oracle: bool = False
+    claims: list[dict],
+    index_dir: Path,
+    out: Path,
+    batch: int,
+    *,
+    oracle: bool = False,
+    model: str | None = None,
 ) -> list[dict]:
     """Rows for ``claims`` on ``index_dir``, cached in ``out`` (only missing claims are run);
-    ``oracle``: the claim's gold table given instead of retrieval."""
+    ``oracle``: the claim's gold table given instead of retrieval; ``model``: another verifier
+    than the shipped one (``Verifier.load``'s names)."""
     from wikicheck.annotations import Claim
 
     done: dict[str, dict] = {}
@@ -619,7 +629,7 @@ def rows_for(
         from wikicheck.retriever.pipeline import Retriever
         from wikicheck.verifier.model import Verifier
 
-        verifier = Verifier.load()
+        verifier = Verifier.load(model)
         store = open_store(index_dir=str(index_dir))
         retriever = None if oracle else Retriever(store)
         t0 = time.perf_counter()
@@ -640,13 +650,13 @@ def rows_for(
     return [done[str(c["id"])] for c in claims]
 
 
-def rescore(rows: list[dict], index_dir: Path) -> list[dict]:
+def rescore(rows: list[dict], index_dir: Path, model: str | None = None) -> list[dict]:
     """The evidence checks again on cached rows (the model's label and window kept), as the run
     makes them (:func:`bench._common.checks_again`)."""
     from wikicheck.indexer.stores import open_store
     from wikicheck.verifier.model import Verifier
 
-    scaling = Verifier.load().checked_scaling
+    scaling = Verifier.load(model).checked_scaling
     store = open_store(index_dir=str(index_dir))
     out = []
     for row in rows:
@@ -660,10 +670,15 @@ def rescore(rows: list[dict], index_dir: Path) -> list[dict]:
     return out
 
 
-def _executor_margin() -> float | None:
+def _slug(model: str) -> str:
+    """A model's name as part of a file name: "large", "runs-verifier"."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", model).strip("-") or "model"
+
+
+def _executor_margin(model: str | None = None) -> float | None:
     from wikicheck.verifier.model import Verifier
 
-    return getattr(Verifier.load(), "executor_margin", None)
+    return getattr(Verifier.load(model), "executor_margin", None)
 
 
 # -- report ----------------------------------------------------------------------------------
@@ -705,6 +720,15 @@ def report(claims: list[dict], present: list[dict], absent: list[dict], margin, 
           " oracle: the gold table given instead of retrieval; ovr.acc / ovr.NEI: acc and absNEI"
           " had the executor overridden the model on retrieved evidence with the checkpoint's"
           " margin (an estimate); ECE: of the answers shown, both runs together (10 bins)")  # fmt: skip
+    for name in ("tune/all", "check/all"):
+        if s := result.get(name):
+            lo, hi = s["present_accuracy_interval"]
+            print(f"{name}: accuracy {s['present_accuracy']:.3f} (95% Wilson interval {lo:.3f}-"
+                  f"{hi:.3f}, {s['n']} claims)", end="")  # fmt: skip
+            if "absent_nei_interval" in s:
+                lo, hi = s["absent_nei_interval"]
+                print(f"; NOT ENOUGH INFO {s['absent_nei']:.3f} ({lo:.3f}-{hi:.3f})", end="")
+            print()
     for part in ("tune", "check"):
         ops = op_figures([r for r in present if r["part"] == part], margin)
         result[f"ops/{part}"] = ops
@@ -737,6 +761,9 @@ def main(argv: list[str] | None = None) -> dict:
                     help="first run wikicheck convert where --converted lacks a source")  # fmt: skip
     ap.add_argument("--data", default=str(DATA), help="the shared data folder (for --prepare)")
     ap.add_argument("--show", type=int, default=0, help="print N restated claims and exit")
+    ap.add_argument("--model", default=None,
+                    help="verifier to measure (Verifier.load's names: a folder, large); "
+                         "default: the shipped one. Its rows are cached apart")  # fmt: skip
     args = ap.parse_args(argv)
     print(header())
     work = Path(args.work)
@@ -758,16 +785,22 @@ def main(argv: list[str] | None = None) -> dict:
     present_index, pinfo = build_index(present_pages, work)
     absent_index, ainfo = build_index(absent_pages, work)
     print(f"indexes: present {json.dumps(pinfo)}, absent {json.dumps(ainfo)}")
-    key = info["key"]  # rows belong to the indexes they were retrieved from
-    present = rows_for(claims, present_index, work / f"rows-present-{key}.jsonl", args.batch)
-    absent = rows_for(claims, absent_index, work / f"rows-absent-{key}.jsonl", args.batch)
+    # rows belong to the indexes they were retrieved from, and to the model that read them
+    key = info["key"] + (f"-{_slug(args.model)}" if args.model else "")
+    model = args.model
+    present = rows_for(claims, present_index, work / f"rows-present-{key}.jsonl", args.batch,
+                       model=model)  # fmt: skip
+    absent = rows_for(claims, absent_index, work / f"rows-absent-{key}.jsonl", args.batch,
+                      model=model)  # fmt: skip
     oracle = []
     if not args.no_oracle:
         oracle_rows = work / f"rows-oracle-{key}.jsonl"
-        oracle = rows_for(claims, present_index, oracle_rows, args.batch, oracle=True)
+        oracle = rows_for(claims, present_index, oracle_rows, args.batch, oracle=True,
+                          model=model)  # fmt: skip
     if args.rescore:
-        present, absent = rescore(present, present_index), rescore(absent, absent_index)
-    result = report(claims, present, absent, _executor_margin(), oracle)
+        present = rescore(present, present_index, model)
+        absent = rescore(absent, absent_index, model)
+    result = report(claims, present, absent, _executor_margin(model), oracle)
     result["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps({"claims": len(claims), "pages": info["pages"], **result}))
     return result

@@ -5,6 +5,7 @@
 # into bench/results.toml (figure, commit, date, machine) stays a person's step.
 #
 #   bash bench/remeasure_verifier.sh [CACHE]      # CACHE: work-cache/remeasure
+#   WITH_LARGE=1 bash bench/remeasure_verifier.sh [CACHE]   # and the table benchmark with --model large
 #
 # Each step logs to CACHE/runs/COMMIT/STEP.log. Rows are cached per work folder, so each run gets
 # fresh ones; the indexes without the claims' pages are built once and linked into later runs.
@@ -60,6 +61,13 @@ fresh "$RUN/table-claims" "$TB/work"
 "$PY" bench/bench_table_claims.py --prepare --converted "$TB/converted" \
     --work "$RUN/table-claims" --limit 300 200 > "$RUN/table-claims.log" 2>&1
 
+if [ -n "${WITH_LARGE:-}" ]; then  # --model large beside it (its base assembled; ~12 more minutes)
+    step "table-claims-large"
+    fresh "$RUN/table-claims-large" "$TB/work"
+    "$PY" bench/bench_table_claims.py --model large --no-oracle --converted "$TB/converted" \
+        --work "$RUN/table-claims-large" --limit 300 200 > "$RUN/table-claims-large.log" 2>&1
+fi
+
 for part in tune reported; do
     step "absent-evidence-feverous-s ($part)"
     fresh "$RUN/fs-$part" "$CACHE/fs-$part"
@@ -114,6 +122,11 @@ tb = last_json("table-claims.log")["check/all"]
 print("table-claims", " / ".join(r3(tb[k]) for k in ("present_accuracy", "absent_nei", "coverage_window")),
       "| model alone", r3(tb["present_accuracy_model"]), "/", r3(tb["absent_nei_model"]),
       "| gold table given", r3(tb["oracle_accuracy"]))
+if (run / "table-claims-large.log").exists():
+    tl = last_json("table-claims-large.log")
+    print("table-claims-large", " / ".join(r3(tl["check/all"][k]) for k in ("present_accuracy", "absent_nei")),
+          "| TabFact", r3(tl["check/tabfact"]["present_accuracy"]), "InfoTabs", r3(tl["check/infotabs"]["present_accuracy"]),
+          "| tune", r3(tl["tune/all"]["present_accuracy"]), "/", r3(tl["tune/all"]["absent_nei"]))
 for part, rid in (("tune", "absent-evidence-feverous-s"), ("reported", "absent-evidence-feverous-s-heldout"),
                   ("tabfact", "absent-evidence-tabfact")):
     d = last_json(f"fs-{part}.log" if part != "tabfact" else "tabfact.log")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench._common import wilson
 from bench.bench_table_claims import (
     coverage,
     model_label,
@@ -148,6 +149,20 @@ def test_summary_present_accuracy_absent_nei_and_the_anchor():
     assert s["absent_nei"] == 0.5 and s["absent_nei_model"] == 0.0
     assert s["coverage_table"] == 1.0 and s["coverage_window"] == 0.0
     assert s["absent_fired"] == 1
+    assert s["present_accuracy_interval"] == wilson(1, 2)
+    assert s["absent_nei_interval"] == wilson(1, 2)
+
+
+def test_the_wilson_interval_holds_the_share_and_narrows_with_more_claims():
+    lo, hi = wilson(176, 238)
+    assert (lo, hi) == (0.6802, 0.7911)  # the interval of 176 right of 238
+    assert lo < 176 / 238 < hi
+    lo4, hi4 = wilson(4 * 176, 4 * 238)
+    assert lo < lo4 < hi4 < hi
+    assert wilson(0, 10)[0] == 0.0 and 0 < wilson(0, 10)[1] < 0.35
+    assert wilson(10, 10)[1] == 1.0
+    with pytest.raises(ValueError):
+        wilson(0, 0)
 
 
 def test_overridden_replaces_the_label_where_the_margin_lets_the_executor_win():
