@@ -122,9 +122,10 @@ def test_training_cache_records_its_mix_and_refuses_another(tmp_path, monkeypatc
 
     built: list[dict] = []
 
-    def fake_build(data_dir, tok, max_length, seed, mix=None):
+    def fake_build(data_dir, tok, max_length, seed, mix=None, exclude_tables=frozenset()):
         built.append(mix)
-        return [Example(f"claim {name}", "evidence", "SUPPORTS", name) for name in mix]
+        names = [*mix, *sorted(exclude_tables)]
+        return [Example(f"claim {name}", "evidence", "SUPPORTS", name) for name in names]
 
     monkeypatch.setattr(mixes, "build_train", fake_build)
     cache = tmp_path / "pairs.jsonl"
@@ -142,6 +143,100 @@ def test_training_cache_records_its_mix_and_refuses_another(tmp_path, monkeypatc
     wider = TrainConfig(out_dir=cfg.out_dir, max_length=128, mix={"snli_dev": 0})
     with pytest.raises(ConfigError, match="'max_length': 64"):
         training_pairs(wider, tmp_path, str(cache))
+    # excluded tables reach the mix and are recorded: a cache built with them serves no run
+    # without them, and the other way round
+    held = TrainConfig(out_dir=cfg.out_dir, max_length=64, mix={"snli_dev": 0},
+                       exclude_tables=["tabfact:1.csv"])  # fmt: skip
+    with pytest.raises(ConfigError, match="pass another --cache"):
+        training_pairs(held, tmp_path, str(cache))
+    held_cache = str(tmp_path / "held.jsonl")
+    assert "claim tabfact:1.csv" in training_pairs(held, tmp_path, held_cache)[0]
+    assert training_pairs(held, tmp_path, held_cache)[0] == [*claims, "claim tabfact:1.csv"]
+    with pytest.raises(ConfigError, match="'exclude_tables': \\['tabfact:1.csv'\\]"):
+        training_pairs(cfg, tmp_path, held_cache)
+
+
+def test_excluded_tables_leave_the_table_sources_and_nothing_else_moves(tmp_path, monkeypatch):
+    from wikicheck.verifier.training import mix as mixes
+    from wikicheck.verifier.training import tablesets
+    from wikicheck.verifier.training.tablesets import TableItem
+
+    items = [TableItem(f"s{i}", [], "SUPPORTS", f"t{i % 5}.csv") for i in range(40)]
+    monkeypatch.setattr(tablesets, "tabfact_items", lambda data_dir, part: list(items))
+    monkeypatch.setattr(tablesets, "table_pairs", lambda its, *a, **k: list(its))
+    build = mixes.SOURCES["tabfact_train"]
+    assert build(tmp_path, None, 32, limit=10, seed=1) == mixes.sample_items(items, 10, 1)
+    assert build(tmp_path, None, 32, limit=10, seed=1, exclude=frozenset()) == build(
+        tmp_path, None, 32, limit=10, seed=1
+    )  # no exclusion: the very sample a mix always drew
+    kept = build(
+        tmp_path, None, 32, seed=1, exclude=frozenset({"tabfact:t0.csv", "infotabs:t1.csv"})
+    )
+    assert {it.key for it in kept} == {
+        "t1.csv",
+        "t2.csv",
+        "t3.csv",
+        "t4.csv",
+    }  # infotabs: another source
+    assert kept == [it for it in items if it.key != "t0.csv"]
+
+
+def test_cli_exclude_tables_reaches_the_run_and_a_bad_file_is_named(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from wikicheck.cli import main
+    from wikicheck.verifier import train as training
+
+    seen: list[TrainConfig] = []
+
+    def stop(cfg, data_dir, cache=None):
+        seen.append(cfg)
+        raise ConfigError("stopped before training")
+
+    monkeypatch.setattr(training, "training_pairs", stop)
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"table": "tabfact:2.csv"}\n{"table": "infotabs:T1"}\n')
+    args = ["train-verifier", "-o", str(tmp_path / "out"), "--exclude-tables", str(claims)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 1 and "stopped before training" in res.output
+    assert seen[0].exclude_tables == ["infotabs:T1", "tabfact:2.csv"]
+    claims.write_text("not json\n")
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 1 and "claims.jsonl:1: not a JSON row" in res.output
+    assert len(seen) == 1  # refused before any pair was built
+
+
+def test_table_keys_reads_a_benchmarks_claims_and_names_a_bad_row(tmp_path):
+    from wikicheck.errors import InputError
+    from wikicheck.verifier.training.tablesets import table_keys
+
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text(
+        '{"key": "[3, [300, 200]]"}\n'
+        '{"id": "a", "table": "tabfact:2-1.html.csv", "part": "check"}\n'
+        '{"id": "b", "table": "infotabs:T1427", "part": "tune"}\n\n'
+        '{"id": "c", "table": "tabfact:2-1.html.csv"}\n'
+    )
+    assert table_keys(claims) == {"tabfact:2-1.html.csv", "infotabs:T1427"}
+    claims.write_text('{"table": "tabfact:1.csv"}\n{"table": "tabfact:2.csv"\n')
+    with pytest.raises(InputError, match="claims.jsonl:2: not a JSON row"):
+        table_keys(claims)
+    claims.write_text('{"table": "T1427"}\n')
+    with pytest.raises(InputError, match="claims.jsonl:1: table 'T1427' is not 'source:key'"):
+        table_keys(claims)
+    claims.write_text('{"id": "a"}\n')
+    with pytest.raises(InputError, match="no row names a table"):
+        table_keys(claims)
+    with pytest.raises(InputError, match="missing.jsonl: cannot read it"):
+        table_keys(tmp_path / "missing.jsonl")
+
+
+def test_a_checkpoint_written_before_a_setting_existed_reads_it_at_its_default():
+    from wikicheck.verifier.train import _defaults
+
+    defaults = _defaults()
+    assert defaults["exclude_tables"] == [] and defaults["mix"] == {}
+    assert defaults["max_length"] == 256 and "out_dir" not in defaults
 
 
 def test_cli_mix_option_rejects_a_malformed_pair():

@@ -71,6 +71,13 @@ def _parse_mix(ctx, param, values: tuple[str, ...]) -> dict[str, int | None]:
     metavar="SOURCE=N|all",
     help="Change one source's cap in verifier.training.mix.TRAIN_MIX (0 leaves it out); repeatable.",
 )
+@click.option(
+    "--exclude-tables",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="JSONL whose rows name tables ('table': 'tabfact:KEY'; a table benchmark's "
+    "claims.jsonl): left out of every table source.",
+)
 @click.option("--base-model", default="", help="Initial checkpoint (default: packaged MiniLM).")
 @click.option("--max-length", default=256, show_default=True)
 @renamed_option(
@@ -104,6 +111,7 @@ def train_verifier(
     data_dir,
     cache,
     mix,
+    exclude_tables,
     base_model,
     max_length,
     train_batch,
@@ -131,6 +139,8 @@ def train_verifier(
       wikicheck train-verifier -o runs/tables --base-model runs/verifier \\
           --mix infotabs_train=all --mix snli_dev=0 --cache runs/tables.jsonl
       wikicheck train-verifier -o runs/verifier --export-checkpoint runs/verifier-midway
+      wikicheck train-verifier -o runs/tabfact --base-model runs/verifier \\
+          --mix tabfact_train=20000 --exclude-tables TABLE-CLAIMS/claims.jsonl
     """
     if export_to:
         from wikicheck.verifier.train import export_checkpoint
@@ -139,7 +149,9 @@ def train_verifier(
         click.echo(f"exported step {step} of {out_dir} to {export_to}")
         return
     from wikicheck.verifier.train import TrainConfig, train, training_pairs
+    from wikicheck.verifier.training.tablesets import table_keys
 
+    excluded = sorted(table_keys(Path(exclude_tables))) if exclude_tables else []
     cfg = TrainConfig(
         out_dir=out_dir,
         base_model=base_model,
@@ -154,6 +166,7 @@ def train_verifier(
         device=device,
         seed=seed,
         mix=mix,
+        exclude_tables=excluded,
     )
     from wikicheck.verifier.training.sources import DEFAULT_DATA_DIR
 

@@ -14,7 +14,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,8 @@ class TrainConfig:
     freeze: int = 0
     #: Changes to ``wikicheck.verifier.training.mix.TRAIN_MIX`` (source -> cap; ``None`` all, ``0`` left out).
     mix: dict[str, int | None] = field(default_factory=dict)
+    #: Tables (``source:key``) left out of every table source (``--exclude-tables``).
+    exclude_tables: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -255,16 +257,27 @@ def _param_groups(model: Any, weight_decay: float) -> list[dict[str, Any]]:
     ]
 
 
+def _defaults() -> dict[str, Any]:
+    """The :class:`TrainConfig` fields that have a default, at that default."""
+    return {
+        f.name: f.default_factory() if f.default_factory is not MISSING else f.default
+        for f in fields(TrainConfig)
+        if f.default is not MISSING or f.default_factory is not MISSING
+    }
+
+
 def _resume(run: _Run, cfg: TrainConfig, ckpt_path: Path) -> int:
     """Load model, optimizer, schedule and RNG state from ``ckpt_path``; returns its step.
 
-    Only :data:`SPEED_ONLY` settings may differ from the run that wrote it.
+    Only :data:`SPEED_ONLY` settings may differ from the run that wrote it; a setting added
+    since it was written reads as its default there.
     """
     import torch
 
     state = torch.load(ckpt_path, map_location=run.device, weights_only=False)
     mine = {k: v for k, v in asdict(cfg).items() if k not in SPEED_ONLY}
-    if {k: v for k, v in state["config"].items() if k not in SPEED_ONLY} != mine:
+    saved = _defaults() | state["config"]
+    if {k: v for k, v in saved.items() if k not in SPEED_ONLY} != mine:
         raise ConfigError(f"{ckpt_path}: checkpoint was written with different settings")
     run.model.load_state_dict(state["model"])
     run.opt.load_state_dict(state["optimizer"])
@@ -412,7 +425,8 @@ def training_pairs(
     """The mix (``TRAIN_MIX`` changed by ``cfg.mix``) as (claims, evidence, label ids).
 
     Built once and cached as JSONL; a ``CACHE.mix.json`` beside it records what the cache holds,
-    so a cache built for another mix or window is refused instead of silently reused. The seed
+    so a cache built for another mix, window or set of excluded tables is refused instead of
+    silently reused. The seed
     it was built with is recorded but not checked: reusing one cache under another ``--seed``
     keeps the same pairs and changes only the batch order (how runs 2-6 of the model card ran).
     """
@@ -424,12 +438,15 @@ def training_pairs(
     from wikicheck.verifier.training import sources
 
     mix = mixes.mix_with(cfg.mix)
-    wanted = {"mix": mix, "max_length": cfg.max_length}
+    wanted: dict[str, Any] = {"mix": mix, "max_length": cfg.max_length}
+    if cfg.exclude_tables:  # recorded only when set: caches built before the option stay usable
+        wanted["exclude_tables"] = sorted(cfg.exclude_tables)
     if cache and Path(cache).exists():
         record = Path(f"{cache}.mix.json")
         if record.exists():
             built = json.loads(record.read_text(encoding="utf-8"))
-            if {key: built.get(key) for key in wanted} != wanted:
+            keys = set(wanted) | ({"exclude_tables"} & set(built))
+            if {key: built.get(key) for key in keys} != {key: wanted.get(key) for key in keys}:
                 raise ConfigError(
                     f"{cache} holds pairs built for {built}, not {wanted}: "
                     "pass another --cache or delete it"
@@ -437,7 +454,10 @@ def training_pairs(
         examples = sources.read_jsonl(Path(cache))
     else:
         tok = AutoTokenizer.from_pretrained(cfg.base_model or base_model_path())
-        examples = mixes.build_train(data_dir, tok, cfg.max_length, cfg.seed, mix=mix)
+        examples = mixes.build_train(
+            data_dir, tok, cfg.max_length, cfg.seed, mix=mix,
+            exclude_tables=frozenset(cfg.exclude_tables),
+        )  # fmt: skip
         if cache:
             # The record first: a crash before the cache lands leaves no unrecorded cache behind.
             record = Path(f"{cache}.mix.json")

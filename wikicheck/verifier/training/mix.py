@@ -50,11 +50,13 @@ def synthetic_tables(
     limit: int | None = None,
     seed: int = 0,
     sources_from: tuple[str, ...] = SYNTHETIC_FROM,
+    exclude: frozenset[str] = frozenset(),
 ) -> list[Example]:
     """Generated statements (``synthetic.py``) over TabFact-train tables, InfoTabs-train
     infoboxes and OTT-QA tables, each against its own focused table; ``SYNTHETIC_NEI_RATE`` also
     against another table. No table of an evaluation split, nor an OTT-QA table of a page that
-    has one, is used. ``limit`` samples statements before they are linearized (the costly part)."""
+    has one, is used, nor one ``exclude`` names (``source:key``, :func:`tablesets.table_keys`).
+    ``limit`` samples statements before they are linearized (the costly part)."""
     held: list[tablesets.TableItem] = []  # evaluation items whose tables must stay unseen
     if {"tabfact", "ottqa"} & set(sources_from):
         held += tablesets.tabfact_items(data_dir, "val_heldout")
@@ -66,11 +68,11 @@ def synthetic_tables(
     tables: dict[str, list] = {}
     if "tabfact" in sources_from:
         for it in tablesets.tabfact_items(data_dir, "train"):
-            if it.key not in held_keys:
+            if it.key not in held_keys and f"tabfact:{it.key}" not in exclude:
                 tables.setdefault(f"tabfact:{it.key}", it.table)
     if "infotabs" in sources_from:
         for it in tablesets.infotabs_items(data_dir, "train"):
-            if it.key not in held_keys:
+            if it.key not in held_keys and f"infotabs:{it.key}" not in exclude:
                 tables.setdefault(f"infotabs:{it.key}", it.table)
     if "ottqa" in sources_from:
         for table_id, els in tablesets.ottqa_tables(str(data_dir / "ott-qa")).items():
@@ -104,23 +106,38 @@ def sample_items(items: list, limit: int | None, seed: int) -> list:
 
 
 def _tabfact(part: str, nei_rate: float) -> Builder:
-    def build(data_dir: Path, tok: Any, max_length: int, *, limit=None, seed=0) -> list[Example]:
-        items = sample_items(tablesets.tabfact_items(data_dir, part), limit, seed)
+    def build(
+        data_dir: Path, tok: Any, max_length: int, *, limit=None, seed=0, exclude=frozenset()
+    ) -> list[Example]:
+        items = _kept(tablesets.tabfact_items(data_dir, part), "tabfact", exclude)
+        items = sample_items(items, limit, seed)
         return tablesets.table_pairs(items, f"tabfact_{part}", tok, max_length, nei_rate=nei_rate)
 
     return build
 
 
 def _infotabs(split: str) -> Builder:
-    def build(data_dir: Path, tok: Any, max_length: int, *, limit=None, seed=0) -> list[Example]:
-        items = sample_items(tablesets.infotabs_items(data_dir, split), limit, seed)
+    def build(
+        data_dir: Path, tok: Any, max_length: int, *, limit=None, seed=0, exclude=frozenset()
+    ) -> list[Example]:
+        items = _kept(tablesets.infotabs_items(data_dir, split), "infotabs", exclude)
+        items = sample_items(items, limit, seed)
         return tablesets.table_pairs(items, f"infotabs_{split}", tok, max_length)
 
     return build
 
 
+def _kept(items: list, source: str, exclude: frozenset[str]) -> list:
+    """``items`` but those of a table ``exclude`` names (``source:key``); all of them, in the
+    same order, when it names none, so a mix without exclusions draws what it always drew."""
+    if not exclude:
+        return items
+    return [it for it in items if f"{source}:{it.key}" not in exclude]
+
+
 #: A source's builder: (data_dir, tokenizer, max_length) -> examples. Builders that are costly
-#: to build in full also take ``limit=`` and ``seed=`` (``SAMPLED``) and sample before pairing.
+#: to build in full also take ``limit=``, ``seed=`` and ``exclude=`` (``SAMPLED``: tables left
+#: out, then a sample drawn before pairing).
 Builder = Callable[..., list[Example]]
 SAMPLED = frozenset({"infotabs_train", "tabfact_val_train", "tabfact_train", "synthetic_tables"})
 
@@ -167,13 +184,16 @@ def build_train(
     max_length: int = 256,
     seed: int = 0,
     mix: dict[str, int | None] | None = None,
+    exclude_tables: frozenset[str] = frozenset(),
 ) -> list[Example]:
-    """The capped, shuffled training mix (deterministic for a given seed)."""
+    """The capped, shuffled training mix (deterministic for a given seed). ``exclude_tables``
+    (``source:key``, :func:`tablesets.table_keys`) leaves those TabFact and InfoTabs tables out
+    of every table source: a benchmark's tables stay unseen by the checkpoint it measures."""
     rng = random.Random(seed)
     out: list[Example] = []
     chosen = mix if mix is not None else mix_with()
     for name, cap in chosen.items():
-        kwargs = {"limit": cap, "seed": seed} if name in SAMPLED else {}
+        kwargs = {"limit": cap, "seed": seed, "exclude": exclude_tables} if name in SAMPLED else {}
         exs = SOURCES[name](data_dir, tok, max_length, **kwargs)
         rng.shuffle(exs)
         out.extend(exs[:cap] if cap else exs)

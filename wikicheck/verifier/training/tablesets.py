@@ -15,12 +15,14 @@ reported); InfoTabs train/dev as released; SEM-TAB-FACTS dev (evaluation only).
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wikicheck.errors import InputError
 from wikicheck.indexer.convert import infotabs as infotabs_convert
 from wikicheck.indexer.convert import ottqa as ottqa_convert
 from wikicheck.indexer.convert import semtab as semtab_convert
@@ -40,6 +42,7 @@ __all__ = [
     "table_pairs",
     "converted_tables",
     "ottqa_tables",
+    "table_keys",
 ]
 
 TABLE_PARTS = ("cell", "header_cell", "table_caption")
@@ -193,3 +196,31 @@ def items_of(name: str, data_dir: Path) -> Iterator[TableItem]:
         yield from semtab_items(data_dir, "dev")
     else:
         raise ValueError(f"no table items for {name!r}")
+
+
+def table_keys(path: Path) -> frozenset[str]:
+    """The tables (``source:key``, "tabfact:2-15715109-53.html.csv", "infotabs:T1427") that the
+    rows of a JSONL file are about: each row's ``table`` field, as the table benchmark's
+    ``claims.jsonl`` writes it; rows without one (its header) are skipped. Training leaves them
+    out (``train-verifier --exclude-tables``) so that the benchmark measures unseen tables."""
+    out = set()
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise InputError(f"cannot read it ({e.strerror})", path=str(path)) from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"not a JSON row ({e.msg})", path=str(path), line=number) from None
+        table = row.get("table") if isinstance(row, dict) else None
+        if table is None:
+            continue
+        if not isinstance(table, str) or ":" not in table:
+            raise InputError(f"table {table!r} is not 'source:key'", path=str(path), line=number)
+        out.add(table)
+    if not out:
+        raise InputError("no row names a table (a 'table' field, 'source:key')", path=str(path))
+    return frozenset(out)
