@@ -674,8 +674,18 @@ def test_predict_shows_the_verdicts_split_and_keeps_the_models_own(tmp_path):
     assert "model_probabilities" not in pred.to_dict()
 
 
-def test_shown_probabilities_never_rank_another_label_above_the_verdict():
+def _random_verdicts(seed: int, n: int = 2000):
+    """``n`` (verdict, probabilities summing to 1) pairs drawn from ``seed``."""
     import random
+
+    rng = random.Random(seed)
+    for _ in range(n):
+        raw = [rng.random() for _ in range(3)]
+        p = dict(zip((SUPPORTS, REFUTES, NEI), (x / sum(raw) for x in raw), strict=True))
+        yield rng.choice((SUPPORTS, REFUTES, NEI)), p
+
+
+def test_shown_probabilities_never_rank_another_label_above_the_verdict():
 
     from wikicheck.verifier.model import agreeing_with, three_way_label
 
@@ -688,18 +698,13 @@ def test_shown_probabilities_never_rank_another_label_above_the_verdict():
     # two labels above the verdict: pooled in turn, the total kept
     shown = agreeing_with(SUPPORTS, {SUPPORTS: 0.1, REFUTES: 0.5, NEI: 0.4})
     assert shown == {SUPPORTS: 0.35, REFUTES: 0.3, NEI: 0.35}
-    rng = random.Random(1)
-    for _ in range(2000):
-        raw = [rng.random() for _ in range(3)]
-        p = dict(zip((SUPPORTS, REFUTES, NEI), (x / sum(raw) for x in raw), strict=True))
-        label = rng.choice((SUPPORTS, REFUTES, NEI))
+    for label, p in _random_verdicts(seed=1):
         out = agreeing_with(label, p)
         assert out[label] >= max(out.values()) - 1e-9
         assert sum(out.values()) == pytest.approx(1.0, abs=3e-6)
 
 
 def test_a_kept_verdict_keeps_its_number_and_no_label_is_shown_above_it():
-    import random
 
     from wikicheck.verifier.model import led_by
 
@@ -715,11 +720,7 @@ def test_a_kept_verdict_keeps_its_number_and_no_label_is_shown_above_it():
     assert led_by(SUPPORTS, {SUPPORTS: 0.34, REFUTES: 0.34, NEI: 0.4}) == {
         SUPPORTS: 0.333333, REFUTES: 0.333333, NEI: 0.333333
     }  # fmt: skip
-    rng = random.Random(2)
-    for _ in range(2000):
-        raw = [rng.random() for _ in range(3)]
-        p = dict(zip((SUPPORTS, REFUTES, NEI), (x / sum(raw) for x in raw), strict=True))
-        label = rng.choice((SUPPORTS, REFUTES, NEI))
+    for label, p in _random_verdicts(seed=2):
         out = led_by(label, p)
         assert out[label] >= max(out.values()) - 1e-9
         assert sum(out.values()) == pytest.approx(1.0, abs=3e-6)
